@@ -1,0 +1,54 @@
+# MGLRU-FG: the patch series and the harness that builds, boots and tests it.
+#
+#   make            get the base, apply patches/, build, boot under QEMU, demo
+#   make check      the test suite (what CI runs)
+#
+# Knobs (environment or command line): LINUX_TARBALL, KERNEL_SRC, KERNEL_REF,
+# ACCEPT_BASE=1, SERIES=0 (base without the series), BUILD_DIR, MEM, CPUS,
+# ACCEL (tcg|kvm|auto), BOOT_TIMEOUT, SMOKE_SECONDS.  See README.md.
+
+SHELL := /bin/bash
+CONFIGS ?= base
+SMOKE_SECONDS ?= 60
+DEMO_SECONDS ?= 30
+
+.PHONY: all demo check deps tree export build smoke clean distclean help
+
+all: demo
+
+help:
+	@sed -n 's/^#   //p' Makefile
+	@echo "Targets: demo check deps tree export build smoke clean distclean"
+
+deps:
+	@scripts/deps.sh
+
+demo: deps
+	@scripts/demo.sh $(DEMO_SECONDS)
+
+check: deps
+	@scripts/check.sh
+
+# The kernel tree: base commit + one commit per patch (SERIES=0: base worktree too).
+tree: deps
+	@scripts/mktree.sh $(if $(filter 0,$(SERIES)),--orig)
+
+# Write the tree's commits back into patches/ (after editing them with git rebase).
+export:
+	@scripts/export-series.sh
+
+# Build a kernel from configs/$(CONFIGS) fragments, e.g. CONFIGS="base debug".
+build: deps
+	@scripts/build-kernel.sh $(CONFIGS)
+
+# The boot smoke test alone: debug kernel, memcg pressure, console check.
+smoke: deps
+	@scripts/smoke.sh $(SMOKE_SECONDS)
+
+# Remove build outputs, keep the kernel tree.
+clean:
+	rm -rf build/obj build/logs build/disks
+
+# Remove everything generated, including the kernel tree.
+distclean:
+	rm -rf build

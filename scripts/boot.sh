@@ -1,0 +1,121 @@
+#!/bin/bash
+# Boot a kernel under QEMU with the host's root file system read-only over
+# 9p (virtme-style) and run one command inside it.
+#
+# usage: boot.sh BZIMAGE COMMAND [ARG...]     (COMMAND: a path on this host)
+#
+# Environment (defaults in brackets):
+#   MEM [1G], CPUS [2]      guest size
+#   BOOT_TIMEOUT [900]      seconds before the guest is killed
+#   ACCEL [auto]            tcg, kvm, or auto: KVM only if a probe boot works
+#   CONSOLE_LOG             console log file [build/logs/boot-<time>.log]
+#   DATA_DISK_SIZE [2G]     fresh ext4 image on virtio-blk, /dev/vda in the guest
+#   SWAP_DISK_SIZE [1G]     fresh swap image, /dev/vdb in the guest
+#   OUT_DIR                 host folder shared read-write at /mnt/out
+#   EXTRA_CMDLINE           appended to the kernel command line
+#   QUIET=1                 do not copy the console to stdout
+#   QEMU [qemu-system-x86_64]
+# Exits with the guest command's status; 124 if the guest timed out or
+# ended without reporting a status.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 2 ] || die "usage: boot.sh BZIMAGE COMMAND [ARG...]"
+kernel=$1
+shift
+[ -f "$kernel" ] || die "no kernel image at $kernel (build it first: make build)"
+QEMU=${QEMU:-qemu-system-x86_64}
+command -v "$QEMU" >/dev/null ||
+	die "QEMU not found ($QEMU): install Debian's qemu-system-x86 (make deps)"
+
+MEM=${MEM:-1G}
+CPUS=${CPUS:-2}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
+ACCEL=${ACCEL:-auto}
+mkdir -p "$BUILD_DIR/logs" "$BUILD_DIR/disks"
+CONSOLE_LOG=${CONSOLE_LOG:-$BUILD_DIR/logs/boot-$(date +%Y%m%d-%H%M%S).log}
+EXIT_MARKER=MGLRU-FG-HARNESS-EXIT
+
+# Run QEMU with the given accelerator and timeout; console to $2.
+run_qemu() {
+	local accel=$1 log=$2 timeout=$3 cpu=max
+	shift 3
+	local cmdline="console=ttyS0 root=/dev/root rootfstype=9p"
+	cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose ro"
+	cmdline+=" init=$HARNESS_ROOT/scripts/guest/init panic=-1 ${EXTRA_CMDLINE:-}"
+	local args=(
+		-nodefaults -display none -no-reboot -monitor none
+		-m "$MEM" -smp "$CPUS" -kernel "$kernel"
+		-append "$cmdline -- $*"
+		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
+		-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
+		-drive "file=$BUILD_DIR/disks/data.img,if=virtio,format=raw"
+		-drive "file=$BUILD_DIR/disks/swap.img,if=virtio,format=raw"
+		-chardev stdio,id=con,signal=off -serial chardev:con
+	)
+	if [ -n "${OUT_DIR:-}" ]; then
+		mkdir -p "$OUT_DIR"
+		args+=(-fsdev "local,id=out,path=$OUT_DIR,security_model=none"
+			-device virtio-9p-pci,fsdev=out,mount_tag=out)
+	fi
+	[ "$accel" = kvm ] && cpu=host
+	args+=(-accel "$accel" -cpu "$cpu")
+	echo "$QEMU ${args[*]}" >"$log.cmd"
+	if [ "${QUIET:-0}" = 1 ]; then
+		timeout -k 10 "$timeout" "$QEMU" "${args[@]}" </dev/null >"$log" 2>&1 || true
+	else
+		timeout -k 10 "$timeout" "$QEMU" "${args[@]}" </dev/null 2>&1 | tee "$log" || true
+	fi
+}
+
+guest_status() {
+	tr -d '\r' <"$1" | sed -n "s/^$EXIT_MARKER: \([0-9]*\)$/\1/p" | tail -n 1
+}
+
+fresh_disks() {
+	rm -f "$BUILD_DIR/disks/data.img" "$BUILD_DIR/disks/swap.img"
+	truncate -s "${DATA_DISK_SIZE:-2G}" "$BUILD_DIR/disks/data.img"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 -L data "$BUILD_DIR/disks/data.img"
+	truncate -s "${SWAP_DISK_SIZE:-1G}" "$BUILD_DIR/disks/swap.img"
+	mkswap -q "$BUILD_DIR/disks/swap.img" >/dev/null
+}
+
+# KVM hangs on some hosts: use it only after a short probe boot of this
+# kernel reached the guest's exit marker.  The verdict is kept per host boot.
+pick_accel() {
+	local probe=$BUILD_DIR/kvm-probe boot_id
+
+	case $ACCEL in
+	tcg | kvm) echo "$ACCEL"; return ;;
+	auto) ;;
+	*) die "ACCEL=$ACCEL: use tcg, kvm or auto" ;;
+	esac
+	if [ ! -w /dev/kvm ]; then
+		echo tcg
+		return
+	fi
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	if [ "$(head -n 1 "$probe" 2>/dev/null)" != "$boot_id" ]; then
+		log "probing KVM (30 s at most)"
+		fresh_disks
+		QUIET=1 run_qemu kvm "$probe.log" 30 /bin/true
+		if [ "$(guest_status "$probe.log")" = 0 ]; then
+			printf '%s\nkvm\n' "$boot_id" >"$probe"
+		else
+			printf '%s\ntcg\n' "$boot_id" >"$probe"
+		fi
+	fi
+	tail -n 1 "$probe"
+}
+
+accel=$(pick_accel)
+[ "$accel" = tcg ] && accel=tcg,thread=multi
+fresh_disks
+log "booting $kernel ($accel, $MEM, $CPUS CPUs); console: $CONSOLE_LOG"
+run_qemu "$accel" "$CONSOLE_LOG" "$BOOT_TIMEOUT" "$@"
+status=$(guest_status "$CONSOLE_LOG")
+if [ -z "$status" ]; then
+	log "guest ended without reporting a status (timeout $BOOT_TIMEOUT s, panic or hang); see $CONSOLE_LOG"
+	exit 124
+fi
+exit "$status"

@@ -1,0 +1,17 @@
+#!/bin/bash
+# patches/ must be exactly what exporting the tree gives: fails if an
+# export of the applied series differs from the committed files.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$HARNESS_ROOT/scripts/mktree.sh"
+cp -a "$PATCH_DIR/." "$tmp/"
+# Export into a scratch copy so that patches/ itself is never rewritten.
+PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/export-series.sh"
+git -C "$TREE" config mglru-fg.series-id "$(series_id)"
+if ! diff -ru "$PATCH_DIR" "$tmp" >&2; then
+	die "patches/ differs from 'make export' of the tree"
+fi
+log "patches/ matches the exported series ($(series_patches | wc -l) patches)"

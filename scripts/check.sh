@@ -1,0 +1,45 @@
+#!/bin/bash
+# The test command ("make check", run by CI): every step is a test that
+# passes or fails; the run ends with "N passed, M failed" and exits
+# non-zero if anything failed.  Steps whose prerequisites failed are
+# counted as failed, not skipped.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+S=$HARNESS_ROOT/scripts
+SMOKE_SECONDS=${SMOKE_SECONDS:-60}
+mkdir -p "$BUILD_DIR/logs"
+passed=0
+failed=0
+failures=()
+
+# step NAME CMD...: run one test, its output in build/logs/check-NAME.log.
+step() {
+	local name=$1 log=$BUILD_DIR/logs/check-$1.log start=$SECONDS
+	shift
+	printf '%-22s ' "$name"
+	if "$@" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "PASS ($((SECONDS - start)) s)"
+		return 0
+	fi
+	failed=$((failed + 1))
+	failures+=("$name")
+	echo "FAIL ($((SECONDS - start)) s); last lines of $log:"
+	tail -n 25 "$log" | sed 's/^/    /'
+	return 1
+}
+
+step harness-selftest "$S/selftest.sh" || true
+if step series-applies "$S/mktree.sh"; then
+	step checkpatch "$S/checkpatch.sh" || true
+	step export-reproducible "$S/check-export.sh" || true
+	step build-debug "$S/build-kernel.sh" base debug &&
+		step boot-smoke "$S/smoke.sh" "$SMOKE_SECONDS" || true
+else
+	failed=$((failed + 1))
+	failures+=("checkpatch, build, boot: not run")
+fi
+
+echo "$passed passed, $failed failed${failures:+ (${failures[*]})}"
+[ $failed = 0 ]

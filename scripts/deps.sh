@@ -1,0 +1,39 @@
+#!/bin/bash
+# Install the Debian packages the harness needs, if any are missing.
+# Runs apt-get as root; otherwise prints the command to run and fails.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# "test|package": a test is a command name or an absolute file path.
+NEEDS=(
+	"gcc|gcc" "make|make" "git|git" "xz|xz-utils" "perl|perl"
+	"flex|flex" "bison|bison" "bc|bc" "cpio|cpio" "python3|python3"
+	"/usr/include/libelf.h|libelf-dev" "/usr/include/openssl/ssl.h|libssl-dev"
+	"ccache|ccache" "sparse|sparse"
+	"qemu-system-x86_64|qemu-system-x86" "busybox|busybox-static"
+	"mkfs.ext4|e2fsprogs" "mkswap|util-linux"
+	"fio|fio" "stress-ng|stress-ng"
+	"curl|curl" "dpkg-deb|dpkg"
+)
+
+have() {
+	case $1 in
+	/*) [ -e "$1" ] ;;
+	*) command -v "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+missing=()
+for need in "${NEEDS[@]}"; do
+	have "${need%%|*}" || missing+=("${need#*|}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	die "missing packages: ${missing[*]}; run as root: apt-get install ${missing[*]}"
+fi
+log "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || die "apt-get update failed"
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+	die "apt-get install ${missing[*]} failed"

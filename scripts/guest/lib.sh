@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# Helpers for scripts that run inside the harness guest; sourced.
+
+CGROOT=/sys/fs/cgroup
+DATA_DEV=vda
+SWAP_DEV=vdb
+DATA_DIR=/mnt/data
+
+# Mount the data disk and enable swap (both prepared by boot.sh).
+guest_setup() {
+	mountpoint -q "$DATA_DIR" || mount -t ext4 "/dev/$DATA_DEV" "$DATA_DIR"
+	swapon "/dev/$SWAP_DEV" 2>/dev/null || true
+	grep -qw memory "$CGROOT/cgroup.subtree_control" ||
+		echo +memory >"$CGROOT/cgroup.subtree_control"
+}
+
+# Create memcg $1 with memory.max $2 (bytes, or K/M/G suffix).
+make_memcg() {
+	mkdir -p "$CGROOT/$1"
+	echo "$2" >"$CGROOT/$1/memory.max"
+}
+
+# Value of key $2 in memcg $1's memory.stat.
+memcg_stat() {
+	awk -v k="$2" '$1 == k { print $2 }' "$CGROOT/$1/memory.stat"
+}
+
+# Sectors read from the data disk so far (field 3 of /sys/block/X/stat).
+disk_sectors_read() {
+	awk '{ print $3 }' "/sys/block/$DATA_DEV/stat"
+}
+
+# Run a command inside memcg $1.
+in_memcg() {
+	local cg=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CGROOT/$cg" "$@"
+}
+
+# Write a file of $2 MiB at $1 outside any small memcg, then drop it
+# from the page cache so the workload starts cold.
+lay_out_file() {
+	dd if=/dev/urandom of="$1" bs=1M count="$2" status=none
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# Print the generations (seq, age, anon and file pages) of memcg $1
+# from /sys/kernel/debug/lru_gen.
+lru_gen_summary() {
+	awk -v cg="/$1" '
+		$1 == "memcg" { inside = ($3 == cg); next }
+		inside && $1 == "node" { print "  node " $2; next }
+		inside && NF == 4 && $1 ~ /^[0-9]+$/ {
+			printf "    gen seq %-6s age %8s ms  anon %7s  file %7s\n", $1, $2, $3, $4
+		}' /sys/kernel/debug/lru_gen
+}

@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# Common definitions for the harness scripts; sourced, never run.
+
+HARNESS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$HARNESS_ROOT/build}
+CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mglru-fg}
+PATCH_DIR=${PATCH_DIR:-$HARNESS_ROOT/patches}
+CONFIG_DIR=$HARNESS_ROOT/configs
+
+# The git tree holding base + series, and the ORIG worktree (base only).
+TREE=${TREE:-$BUILD_DIR/linux}
+ORIG_TREE=${ORIG_TREE:-$BUILD_DIR/linux-orig}
+BASE_TAG=mglru-fg-base
+SERIES_BRANCH=mglru-fg
+
+log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
+die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+# Source tree for a build: SERIES=0 builds the base alone (the ORIG arm).
+source_tree() {
+	if [ "${SERIES:-1}" = 0 ]; then
+		echo "$ORIG_TREE"
+	else
+		echo "$TREE"
+	fi
+}
+
+# Arm name used in build/log directory names.
+arm_name() {
+	if [ "${SERIES:-1}" = 0 ]; then echo orig; else echo fg; fi
+}
+
+# The patches of the series in order (the cover letter is not one).
+series_patches() {
+	[ -d "$PATCH_DIR" ] || return 0
+	find "$PATCH_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-*' | sort
+}
+
+# Identity of the series content, to tell whether the tree must be rebuilt.
+series_id() {
+	local p
+
+	series_patches | while read -r p; do sha256sum <"$p"; done | sha256sum | cut -d' ' -f1
+}

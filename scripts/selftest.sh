@@ -1,0 +1,117 @@
+#!/bin/bash
+# Self-tests of the harness: each case checks that bad input gives a clear
+# error (or good input the expected result) without building a kernel.
+# Prints one line per case and "N passed, M failed"; exits 1 on a failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+S=$HARNESS_ROOT/scripts
+
+# expect_fail NAME PATTERN CMD...: CMD must fail and print PATTERN.
+expect_fail() {
+	local name=$1 pattern=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		result "$name" 1 "succeeded, expected an error"
+	elif grep -qF -- "$pattern" <<<"$out"; then
+		result "$name" 0
+	else
+		result "$name" 1 "error did not say '$pattern': $out"
+	fi
+}
+
+# expect_ok NAME CMD...: CMD must succeed.
+expect_ok() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		result "$name" 0
+	else
+		result "$name" 1 "$out"
+	fi
+}
+
+result() {
+	if [ "$2" = 0 ]; then
+		passed=$((passed + 1))
+		echo "ok - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $1: $3"
+	fi
+}
+
+# A tiny git tree stands in for a kernel checkout (KERNEL_SRC).
+mk_toy_tree() {
+	git init -q -b main "$tmp/src"
+	printf 'line %s\n' 1 2 3 4 5 >"$tmp/src/file.c"
+	git -C "$tmp/src" add file.c
+	git -C "$tmp/src" -c user.name=t -c user.email=t@t commit -qm base
+	git -C "$tmp/src" checkout -q -b work
+	sed -i 's/line 3/line three/' "$tmp/src/file.c"
+	git -C "$tmp/src" -c user.name=t -c user.email=t@t commit -qam "toy: change line 3" -m "Signed-off-by: t <t@t>"
+	mkdir -p "$tmp/good" "$tmp/bad" "$tmp/none" "$tmp/export"
+	git -C "$tmp/src" format-patch -q --zero-commit --no-signature -o "$tmp/good" main..work
+	sed 's/line 3/line 33/; s/line three/line 333/' "$tmp/good/0001-toy-change-line-3.patch" \
+		>"$tmp/bad/0001-toy-change-line-3.patch"
+	git -C "$tmp/src" checkout -q main
+}
+
+toy() { # toy PATCHDIR SCRIPT...: run a harness script on the toy tree
+	local pd=$1
+	shift
+	env KERNEL_SRC="$tmp/src" PATCH_DIR="$pd" BUILD_DIR="$tmp/build-${pd##*/}" "$@"
+}
+
+head -c 4096 /dev/urandom >"$tmp/garbage.tar.xz"
+expect_fail "wrong tarball checksum is refused" "sha256 mismatch" \
+	env LINUX_TARBALL="$tmp/garbage.tar.xz" "$S/get-base.sh"
+expect_fail "missing tarball is reported" "no such file" \
+	env LINUX_TARBALL="$tmp/absent.tar.xz" "$S/get-base.sh"
+expect_ok "ACCEPT_BASE=1 takes another tarball" \
+	env LINUX_TARBALL="$tmp/garbage.tar.xz" ACCEPT_BASE=1 "$S/get-base.sh"
+
+mk_toy_tree
+expect_fail "a patch that does not apply is named" "does not apply: " \
+	toy "$tmp/bad" "$S/mktree.sh"
+expect_fail "the failing patch's file name is given" "0001-toy-change-line-3.patch" \
+	toy "$tmp/bad" "$S/mktree.sh"
+expect_ok "a good series applies" toy "$tmp/good" "$S/mktree.sh"
+n=$(git -C "$tmp/build-good/linux" rev-list --count mglru-fg-base..mglru-fg 2>/dev/null || echo none)
+[ "$n" = 1 ]; result "one commit per patch (got $n)" $?
+expect_ok "zero patches work" toy "$tmp/none" "$S/mktree.sh"
+
+# Round trip: patches -> tree -> patches must not change a byte, even
+# after the tree is thrown away and rebuilt from the exported files.
+cp -r "$tmp/good/." "$tmp/export/"
+toy "$tmp/export" "$S/mktree.sh" >/dev/null 2>&1 || true
+expect_ok "export runs" toy "$tmp/export" "$S/export-series.sh"
+cp -r "$tmp/export" "$tmp/export1"
+rm -rf "$tmp/build-export"
+toy "$tmp/export" "$S/mktree.sh" >/dev/null 2>&1 || true
+expect_ok "export after rebuilding the tree runs" toy "$tmp/export" "$S/export-series.sh"
+diff -r "$tmp/export1" "$tmp/export" >/dev/null; result "export is byte-identical across tree rebuilds" $?
+[ "$(ls "$tmp/export")" = 0001-toy-change-line-3.patch ]; result "export writes one file per commit" $?
+expect_ok "mktree after export leaves the tree alone" toy "$tmp/export" "$S/mktree.sh"
+
+: >"$tmp/bzImage"
+expect_fail "missing QEMU is reported" "QEMU not found" \
+	env QEMU=/nonexistent/qemu-system-x86_64 BUILD_DIR="$tmp/b" "$S/boot.sh" "$tmp/bzImage" /bin/true
+expect_fail "missing kernel image is reported" "no kernel image" \
+	env BUILD_DIR="$tmp/b" "$S/boot.sh" "$tmp/absent" /bin/true
+expect_fail "unknown config fragment is refused" "no config fragment" \
+	"$S/build-kernel.sh" no-such-fragment
+
+printf '[    1.0] Linux version 7.3.0\n[    2.0] ok\n' >"$tmp/clean.log"
+printf '[    1.0] Linux version 7.3.0\r\n[    2.0] WARNING: CPU: 0 PID: 1 at mm/vmscan.c:1 f+0x1/0x2\r\n' >"$tmp/warn.log"
+printf '[    5.0] rcu: INFO: rcu_preempt self-detected stall on CPU\n' >"$tmp/stall.log"
+expect_ok "a clean console log passes" "$S/check-console.sh" "$tmp/clean.log"
+expect_fail "a WARNING in the console fails" "WARNING: CPU" "$S/check-console.sh" "$tmp/warn.log"
+expect_fail "an RCU stall in the console fails" "self-detected stall" "$S/check-console.sh" "$tmp/stall.log"
+
+echo "harness self-tests: $passed passed, $failed failed"
+[ $failed = 0 ]
