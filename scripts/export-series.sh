@@ -17,7 +17,11 @@ find "$PATCH_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 if [ "$count" -gt 0 ]; then
 	cover=()
 	if [ -f "$HARNESS_ROOT/docs/cover-letter.txt" ]; then
-		cover=(-c "branch.$SERIES_BRANCH.description=$(cat "$HARNESS_ROOT/docs/cover-letter.txt")")
+		# The cover letter comes from the series' first author.
+		first=$(git_tree rev-list --reverse "$range" | head -n 1)
+		cover=(-c "branch.$SERIES_BRANCH.description=$(cat "$HARNESS_ROOT/docs/cover-letter.txt")"
+			-c "user.name=$(git_tree log -1 --format=%an "$first")"
+			-c "user.email=$(git_tree log -1 --format=%ae "$first")")
 	fi
 	git_tree -c core.abbrev=12 -c diff.renames=true -c diff.algorithm=default \
 		-c format.signature= -c format.coverLetter=false "${cover[@]}" \

@@ -69,16 +69,22 @@ create_base() {
 }
 
 apply_series() {
-	local p threeway=() n=0
+	local p before threeway=() n=0
 
 	[ -n "${KERNEL_SRC:-}" ] && threeway=(--3way)
 	git_tree checkout --quiet -f -B "$SERIES_BRANCH" "$BASE_TAG"
 	while read -r p; do
 		[ -n "$p" ] || continue
+		before=$(git_tree rev-parse HEAD)
 		if ! git_tree am --quiet "${threeway[@]}" "$p" >&2; then
 			git_tree am --abort >/dev/null 2>&1 || true
 			git_tree checkout --quiet -f -B "$SERIES_BRANCH" "$BASE_TAG"
 			die "patch does not apply: ${p#"$HARNESS_ROOT"/}"
+		fi
+		# A 3-way "am" of a change the base already has makes no commit.
+		if [ "$(git_tree rev-parse HEAD)" = "$before" ]; then
+			git_tree checkout --quiet -f -B "$SERIES_BRANCH" "$BASE_TAG"
+			die "patch is already in the base (no change): ${p#"$HARNESS_ROOT"/}"
 		fi
 		n=$((n + 1))
 	done < <(series_patches)

@@ -45,6 +45,17 @@ result() {
 	fi
 }
 
+# expect_true NAME CMD...: CMD must succeed (a condition, output ignored).
+expect_true() {
+	local name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		result "$name" 0
+	else
+		result "$name" 1 "condition false: $*"
+	fi
+}
+
 # A tiny git tree stands in for a kernel checkout (KERNEL_SRC).
 mk_toy_tree() {
 	git init -q -b main "$tmp/src"
@@ -80,9 +91,11 @@ expect_fail "a patch that does not apply is named" "does not apply: " \
 	toy "$tmp/bad" "$S/mktree.sh"
 expect_fail "the failing patch's file name is given" "0001-toy-change-line-3.patch" \
 	toy "$tmp/bad" "$S/mktree.sh"
+expect_fail "a patch the base already has is named" "already in the base" \
+	env KERNEL_REF=work BUILD_DIR="$tmp/build-work" KERNEL_SRC="$tmp/src" PATCH_DIR="$tmp/good" "$S/mktree.sh"
 expect_ok "a good series applies" toy "$tmp/good" "$S/mktree.sh"
 n=$(git -C "$tmp/build-good/linux" rev-list --count mglru-fg-base..mglru-fg 2>/dev/null || echo none)
-[ "$n" = 1 ]; result "one commit per patch (got $n)" $?
+expect_true "one commit per patch (got $n)" [ "$n" = 1 ]
 expect_ok "zero patches work" toy "$tmp/none" "$S/mktree.sh"
 
 # Round trip: patches -> tree -> patches must not change a byte, even
@@ -94,8 +107,10 @@ cp -r "$tmp/export" "$tmp/export1"
 rm -rf "$tmp/build-export"
 toy "$tmp/export" "$S/mktree.sh" >/dev/null 2>&1 || true
 expect_ok "export after rebuilding the tree runs" toy "$tmp/export" "$S/export-series.sh"
-diff -r "$tmp/export1" "$tmp/export" >/dev/null; result "export is byte-identical across tree rebuilds" $?
-[ "$(ls "$tmp/export")" = 0001-toy-change-line-3.patch ]; result "export writes one file per commit" $?
+expect_true "export is byte-identical across tree rebuilds" diff -r "$tmp/export1" "$tmp/export"
+files=$(ls "$tmp/export" | tr '\n' ' ')
+expect_true "export writes a cover letter and one file per commit (got $files)" \
+	[ "$files" = "0000-cover-letter.patch 0001-toy-change-line-3.patch " ]
 expect_ok "mktree after export leaves the tree alone" toy "$tmp/export" "$S/mktree.sh"
 
 : >"$tmp/bzImage"

@@ -8,6 +8,7 @@ DATA_DIR=/mnt/data
 
 # Mount the data disk and enable swap (both prepared by boot.sh).
 guest_setup() {
+	cd /tmp	# the root file system is read-only; tools want a writable cwd
 	mountpoint -q "$DATA_DIR" || mount -t ext4 "/dev/$DATA_DEV" "$DATA_DIR"
 	swapon "/dev/$SWAP_DEV" 2>/dev/null || true
 	grep -qw memory "$CGROOT/cgroup.subtree_control" ||
