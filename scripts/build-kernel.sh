@@ -3,27 +3,39 @@
 # from configs/ (merged with scripts/kconfig/merge_config.sh), checked
 # after olddefconfig so that no requested option is silently dropped.
 #
-# usage: build-kernel.sh FRAGMENT...   (e.g. "base debug")
+# usage: build-kernel.sh [--configure-only] FRAGMENT...   (e.g. "base debug")
 # SERIES=0 builds the base without the series (the ORIG arm).
+# KSRC=<tree> KOBJ=<dir> configure/build another source tree (e.g. a
+# bisection worktree) instead of the series tree.
 # Prints the path of the kernel image on success.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || die "usage: build-kernel.sh FRAGMENT... (from configs/)"
+configure_only=0
+if [ "${1:-}" = --configure-only ]; then
+	configure_only=1
+	shift
+fi
+[ $# -gt 0 ] || die "usage: build-kernel.sh [--configure-only] FRAGMENT... (from configs/)"
 fragments=()
 for f in "$@"; do
 	[ -f "$CONFIG_DIR/$f.config" ] || die "no config fragment configs/$f.config"
 	fragments+=("$CONFIG_DIR/$f.config")
 done
 
-if [ "${SERIES:-1}" = 0 ]; then
-	"$HARNESS_ROOT/scripts/mktree.sh" --orig
-else
-	"$HARNESS_ROOT/scripts/mktree.sh"
-fi
-src=$(source_tree)
 name=$(IFS=+; echo "$*")
-obj=$BUILD_DIR/obj/$(arm_name)-$name
+if [ -n "${KSRC:-}" ]; then
+	src=$KSRC
+	obj=${KOBJ:?KOBJ must name the object directory with KSRC}
+else
+	if [ "${SERIES:-1}" = 0 ]; then
+		"$HARNESS_ROOT/scripts/mktree.sh" --orig
+	else
+		"$HARNESS_ROOT/scripts/mktree.sh"
+	fi
+	src=$(source_tree)
+	obj=$BUILD_DIR/obj/$(arm_name)-$name
+fi
 mkdir -p "$obj"
 
 # Fixed build identity: the image depends on the sources only, and
@@ -34,24 +46,26 @@ export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=mglru-fg KBUILD_BUI
 kmake=(make -C "$src" O="$obj" ARCH=x86_64 -j"$(nproc)" LOCALVERSION="-$(arm_name)")
 command -v ccache >/dev/null && kmake+=(CC="ccache gcc")
 
-# Every CONFIG_ line of the fragments must be in the final .config as given.
+# Every CONFIG_ line of the fragments must be in the final .config as
+# given; for a symbol set by several fragments, the last one counts.
 check_config() {
-	local frag line sym bad=0
+	local line sym bad=0
 
-	for frag in "${fragments[@]}"; do
-		while read -r line; do
-			case $line in
-			CONFIG_*=*)
-				grep -qxF -- "$line" "$obj/.config" && continue ;;
-			"# CONFIG_"*" is not set")
-				sym=${line#\# }; sym=${sym%% *}
-				grep -q "^$sym=" "$obj/.config" || continue ;;
-			*) continue ;;
-			esac
-			log "${frag##*/}: '$line' did not survive olddefconfig (got: $(grep -E "(^| )${line%%=*}[= ]" "$obj/.config" || echo unset))"
-			bad=1
-		done <"$frag"
-	done
+	while read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$obj/.config" && continue ;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }; sym=${sym%% *}
+			grep -q "^$sym=" "$obj/.config" || continue ;;
+		esac
+		log "'$line' did not survive olddefconfig (got: $(grep -E "(^| )${line%%=*}[= ]" "$obj/.config" || echo unset))"
+		bad=1
+	done < <(awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
+		sym != "" { if (!(sym in want)) order[n++] = sym; want[sym] = $0; sym = "" }
+		END { for (i = 0; i < n; i++) print want[order[i]] }' "${fragments[@]}")
 	return $bad
 }
 
@@ -65,6 +79,7 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.fragments" 2>/dev/null)" != "$stam
 	echo "$stamp" >"$obj/.fragments"
 fi
 
+[ $configure_only = 1 ] && exit 0
 log "building $(arm_name) kernel ($name) in $obj"
 "${kmake[@]}" -s bzImage >&2 || die "kernel build failed ($src, O=$obj)"
 echo "$obj/arch/x86/boot/bzImage"

@@ -7,10 +7,11 @@ set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$HARNESS_ROOT/scripts/mktree.sh"
-cp -a "$PATCH_DIR/." "$tmp/"
+[ ! -d "$PATCH_DIR" ] || cp -a "$PATCH_DIR/." "$tmp/"
 # Export into a scratch copy so that patches/ itself is never rewritten.
 PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/export-series.sh"
 git -C "$TREE" config mglru-fg.series-id "$(series_id)"
+mkdir -p "$PATCH_DIR"
 if ! diff -ru "$PATCH_DIR" "$tmp" >&2; then
 	die "patches/ differs from 'make export' of the tree"
 fi

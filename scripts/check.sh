@@ -34,6 +34,7 @@ step harness-selftest "$S/selftest.sh" || true
 if step series-applies "$S/mktree.sh"; then
 	step checkpatch "$S/checkpatch.sh" || true
 	step export-reproducible "$S/check-export.sh" || true
+	step bisect-build "$S/check-bisect.sh" || true
 	step build-debug "$S/build-kernel.sh" base debug &&
 		step boot-smoke "$S/smoke.sh" "$SMOKE_SECONDS" || true
 else
