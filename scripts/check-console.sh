@@ -23,6 +23,6 @@ args=()
 for p in "${PATTERNS[@]}"; do args+=(-e "$p"); done
 if hits=$(tr -d '\r' <"$1" | grep -n -F "${args[@]}"); then
 	log "kernel problems in $1:"
-	printf '%s\n' "$hits" | head -n 40 >&2
+	printf '%s\n' "$hits" | sed -n 1,40p >&2
 	exit 1
 fi

@@ -18,7 +18,7 @@ if [ "$count" -gt 0 ]; then
 	cover=()
 	if [ -f "$HARNESS_ROOT/docs/cover-letter.txt" ]; then
 		# The cover letter comes from the series' first author.
-		first=$(git_tree rev-list --reverse "$range" | head -n 1)
+		first=$(git_tree rev-list --reverse "$range" | sed -n 1p)
 		cover=(-c "branch.$SERIES_BRANCH.description=$(cat "$HARNESS_ROOT/docs/cover-letter.txt")"
 			-c "user.name=$(git_tree log -1 --format=%an "$first")"
 			-c "user.email=$(git_tree log -1 --format=%ae "$first")")
