@@ -60,7 +60,7 @@ run_qemu() {
 	fi
 	[ "$accel" = kvm ] && cpu=host
 	args+=(-accel "$accel" -cpu "$cpu")
-	echo "$QEMU ${args[*]}" >"$log.cmd"
+	printf '%q ' "$QEMU" "${args[@]}" >"$log.cmd"
 	if [ "${QUIET:-0}" = 1 ]; then
 		timeout -k 10 "$timeout" "$QEMU" "${args[@]}" </dev/null >"$log" 2>&1 || true
 	else

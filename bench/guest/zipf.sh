@@ -1,0 +1,39 @@
+#!/bin/bash
+# Guest side of the Zipf benchmark: one arm, every theta.
+# usage: zipf.sh CONF LRU_GEN_ENABLED THETA...   (CONF: e.g. bench/zipf.conf)
+# Prints one "RESULT theta=... key=value..." line per theta.
+set -euo pipefail
+here=$(dirname "$0")
+. "$here/../../scripts/guest/lib.sh"
+. "$1"
+
+lru_gen=$2
+shift 2
+guest_setup
+echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
+echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
+lay_out_file "$DATA_DIR/zipf.dat" "$DATA_MB"
+
+run_fio() { # run_fio THETA SEED LOOPS
+	in_memcg bench fio --name=zipf --filename="$DATA_DIR/zipf.dat" --rw=randread \
+		--bs=4k --ioengine="$IOENGINE" --fadvise_hint="$FADVISE_HINT" --invalidate=0 \
+		--random_distribution="zipf:$1" --randseed="$2" \
+		--number_ios="$NUMBER_IOS" --loops="$3" --minimal
+}
+
+for theta in "$@"; do
+	rmdir "$CGROOT/bench" 2>/dev/null || true
+	echo 3 >/proc/sys/vm/drop_caches
+	make_memcg bench "${MEMCG_MB}M"
+	run_fio "$theta" 1 "$WARMUP_LOOPS" >/dev/null
+	refaults0=$(memcg_stat bench workingset_refault_file)
+	sectors0=$(disk_sectors_read)
+	out=$(run_fio "$theta" 2 "$WINDOW_LOOPS")
+	reads=$(awk -F';' '{ print int($6 / 4) }' <<<"$out")
+	iops=$(awk -F';' '{ print $8 }' <<<"$out")
+	pages=$((($(disk_sectors_read) - sectors0) / 8))
+	refaults=$(($(memcg_stat bench workingset_refault_file) - refaults0))
+	echo "RESULT theta=$theta reads=$reads disk_pages=$pages refaults=$refaults iops=$iops" \
+		"file=$(memcg_stat bench file)"
+	rmdir "$CGROOT/bench" 2>/dev/null || true
+done
