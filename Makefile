@@ -12,13 +12,13 @@ CONFIGS ?= base
 SMOKE_SECONDS ?= 60
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export build smoke clean distclean help
+.PHONY: all demo check deps tree export build smoke sparse bench clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export build smoke clean distclean"
+	@echo "Targets: demo check deps tree export build smoke sparse bench clean distclean"
 
 deps:
 	@scripts/deps.sh
@@ -44,6 +44,14 @@ build: deps
 # The boot smoke test alone: debug kernel, memcg pressure, console check.
 smoke: deps
 	@scripts/smoke.sh $(SMOKE_SECONDS)
+
+# sparse on the touched files, base vs series (needs a sparse newer than Debian 12's).
+sparse: deps
+	@scripts/check-sparse.sh
+
+# CLRU/ORIG/FG fio Zipf A/B run; BENCH_CONF=bench/cached.conf for the hot path.
+bench: deps
+	@bench/run-zipf.sh bench/results/$$(date +%F)-$$(basename $${BENCH_CONF:-zipf.conf} .conf).md
 
 # Remove build outputs, keep the kernel tree.
 clean:
