@@ -24,6 +24,10 @@ set -euo pipefail
 kernel=$1
 shift
 [ -f "$kernel" ] || die "no kernel image at $kernel (build it first: make build)"
+# The guest sees the host's root at /: give it an absolute command path.
+case $1 in
+*/*) [ -e "$1" ] || die "no such command: $1"; set -- "$(realpath "$1")" "${@:2}" ;;
+esac
 QEMU=${QEMU:-qemu-system-x86_64}
 command -v "$QEMU" >/dev/null ||
 	die "QEMU not found ($QEMU): install Debian's qemu-system-x86 (make deps)"

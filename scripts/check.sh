@@ -35,8 +35,11 @@ if step series-applies "$S/mktree.sh"; then
 	step checkpatch "$S/checkpatch.sh" || true
 	step export-reproducible "$S/check-export.sh" || true
 	step bisect-build "$S/check-bisect.sh" || true
-	step build-debug "$S/build-kernel.sh" base debug &&
+	if step build-debug "$S/build-kernel.sh" base debug; then
 		step boot-smoke "$S/smoke.sh" "$SMOKE_SECONDS" || true
+		step boot-accounting "$S/boot-test.sh" accounting \
+			"$S/guest/accounting.sh" --fg || true
+	fi
 else
 	failed=$((failed + 1))
 	failures+=("checkpatch, build, boot: not run")

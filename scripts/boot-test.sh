@@ -1,0 +1,22 @@
+#!/bin/bash
+# Build a kernel, boot it under QEMU, run one guest script, and fail on a
+# guest failure or any kernel splat in the console.
+# usage: boot-test.sh NAME GUEST-SCRIPT [ARG...]
+# CONFIGS ["base debug"]: the config fragments of the kernel to test.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 2 ] || die "usage: boot-test.sh NAME GUEST-SCRIPT [ARG...]"
+name=$1
+shift
+configs=${CONFIGS:-base debug}
+# shellcheck disable=SC2086 # a list of fragment names
+kernel=$("$HARNESS_ROOT/scripts/build-kernel.sh" $configs)
+mkdir -p "$BUILD_DIR/logs"
+export CONSOLE_LOG=$BUILD_DIR/logs/$name-$(arm_name)-${configs// /+}.log
+status=0
+EXTRA_CMDLINE="page_poison=1 ${EXTRA_CMDLINE:-}" BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
+	"$HARNESS_ROOT/scripts/boot.sh" "$kernel" "$@" || status=$?
+"$HARNESS_ROOT/scripts/check-console.sh" "$CONSOLE_LOG" || status=1
+[ $status = 0 ] || die "$name failed (status $status); console: $CONSOLE_LOG"
+log "$name passed; console: $CONSOLE_LOG"

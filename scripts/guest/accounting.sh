@@ -1,0 +1,75 @@
+#!/bin/bash
+# Guest side of the LRU accounting check: while generations are aged by
+# hand, a memcg's active_file + inactive_file (memory.stat) must equal the
+# file pages on its generations (/sys/kernel/debug/lru_gen).  With --fg
+# (MGLRU-FG: active means refs >= ACTIVATED, not "in the two youngest
+# generations"): pages read HOT_READS times through read(2) count as
+# active, and the first aging, which retires only the generation holding
+# the pages read once, leaves active_file alone.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+fg=0
+[ "${1:-}" = --fg ] && fg=1
+CG=acct
+DATA_MB=64
+HOT_READS=4
+AGINGS=3
+# memory.stat may lag the per-cpu counters by a flush batch (64 pages per
+# CPU); allow twice that.
+TOLERANCE=$((2 * 64 * $(nproc)))
+LRU_GEN_DEBUG=/sys/kernel/debug/lru_gen
+
+guest_setup
+make_memcg $CG 512M
+lay_out_file "$DATA_DIR/acct.dat" $DATA_MB
+# Read the first half HOT_READS times and the second half once.
+half=$((DATA_MB / 2))
+for _ in $(seq $HOT_READS); do
+	in_memcg $CG dd if="$DATA_DIR/acct.dat" of=/dev/null bs=1M count=$half status=none
+done
+in_memcg $CG dd if="$DATA_DIR/acct.dat" of=/dev/null bs=1M skip=$half status=none
+
+memcg_id=$(awk -v cg="/$CG" '$1 == "memcg" && $3 == cg { print $2 }' $LRU_GEN_DEBUG)
+# Sum of file pages and the newest seq of the memcg's generations on node 0.
+lru_gen_file_pages() {
+	awk -v cg="/$CG" '$1 == "memcg" { inside = ($3 == cg); next }
+		inside && NF == 4 && $1 ~ /^[0-9]+$/ { sum += $4 } END { print sum + 0 }' $LRU_GEN_DEBUG
+}
+lru_gen_min_seq() {
+	awk -v cg="/$CG" '$1 == "memcg" { inside = ($3 == cg); next }
+		inside && NF == 4 && $1 ~ /^[0-9]+$/ && seq == "" { seq = $1 } END { print seq }' $LRU_GEN_DEBUG
+}
+lru_gen_max_seq() {
+	awk -v cg="/$CG" '$1 == "memcg" { inside = ($3 == cg); next }
+		inside && NF == 4 && $1 ~ /^[0-9]+$/ { seq = $1 } END { print seq }' $LRU_GEN_DEBUG
+}
+page_kb=$(($(getconf PAGESIZE) / 1024))
+pages() { echo $(($(memcg_stat $CG "$1") / 1024 / page_kb)); }
+
+status=0
+active0=$(pages active_file)
+for i in $(seq 0 $AGINGS); do
+	if [ "$i" -gt 0 ]; then
+		echo "+ $memcg_id 0 $(lru_gen_max_seq)" >$LRU_GEN_DEBUG
+	fi
+	active=$(pages active_file)
+	inactive=$(pages inactive_file)
+	gens=$(lru_gen_file_pages)
+	diff=$((active + inactive - gens))
+	echo "accounting: aging $i: seq $(lru_gen_min_seq)-$(lru_gen_max_seq) active_file $active inactive_file $inactive generations $gens (diff $diff)"
+	if [ ${diff#-} -gt $TOLERANCE ]; then
+		echo "accounting: active + inactive differs from the generations by $diff pages" >&2
+		status=1
+	fi
+	if [ $fg = 1 ] && [ "$i" = 1 ] &&
+		{ [ $((active - active0)) -gt $TOLERANCE ] || [ $((active0 - active)) -gt $TOLERANCE ]; }; then
+		echo "accounting: the first aging changed active_file by $((active - active0)) pages" >&2
+		status=1
+	fi
+done
+if [ $fg = 1 ] && [ "$active0" -lt $((half * 1024 / page_kb / 2)) ]; then
+	echo "accounting: only $active0 active file pages after $HOT_READS reads of $half MiB" >&2
+	status=1
+fi
+exit $status
