@@ -38,9 +38,6 @@ else
 fi
 mkdir -p "$obj"
 
-# Fixed build identity: the image depends on the sources only, and
-# ccache can reuse objects across clean clones.
-export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=mglru-fg KBUILD_BUILD_HOST=harness
 # LOCALVERSION names the arm in uname -r (and keeps setlocalversion from
 # appending "+").
 kmake=(make -C "$src" O="$obj" ARCH=x86_64 -j"$(nproc)" LOCALVERSION="-$(arm_name)")

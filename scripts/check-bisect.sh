@@ -2,37 +2,26 @@
 # Bisectability: every commit of the series must compile on its own, with
 # W=1 and no warnings, in the harness config and with CONFIG_LRU_GEN=n and
 # CONFIG_MEMCG=n.  Per commit it compiles the objects of the .c files the
-# commit touches plus a fixed set of mm/ objects that include the headers
-# the series changes; the full kernel is built by the build steps.
+# commit touches plus LRU_HEADER_USERS (scripts/lib.sh), which include the
+# headers the series changes; the full kernel is built by the build steps.
 #
 # usage: check-bisect.sh [FRAGMENT-SET...]   (default: base base+no-lru-gen base+no-memcg)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# Objects that include mm_inline.h, mmzone.h, memcontrol.h or swap.h and
-# so see any change to the LRU helpers, whatever file a commit touches.
-HEADER_USERS="mm/vmscan.o mm/workingset.o mm/folio.o mm/memcontrol.o mm/filemap.o
-	mm/rmap.o mm/migrate.o mm/huge_memory.o mm/madvise.o fs/proc/task_mmu.o"
-
 [ $# -gt 0 ] || set -- base base+no-lru-gen base+no-memcg
 "$HARNESS_ROOT/scripts/mktree.sh"
-wt=$BUILD_DIR/linux-bisect
+wt=$BISECT_TREE
 commits=$(git -C "$TREE" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH")
 [ -n "$commits" ] || { log "no patches: nothing to bisect"; exit 0; }
 
-if [ ! -e "$wt/.git" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add --quiet --detach "$wt" "$BASE_TAG"
-fi
-git -C "$wt" checkout --quiet --detach "$BASE_TAG"
-
-export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=mglru-fg KBUILD_BUILD_HOST=harness
+bisect_worktree
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 
 # Directories of the objects above: built whole once, at the base, so
 # that we know which objects each config compiles (a .o.cmd file).
-dirs=$(for o in $HEADER_USERS; do dirname "$o"; done | sort -u | sed 's|$|/|')
+dirs=$(for o in $LRU_HEADER_USERS; do dirname "$o"; done | sort -u | sed 's|$|/|')
 
 kbuild() { # kbuild OBJDIR LOG TARGET...
 	local obj=$1 out=$2
@@ -51,7 +40,7 @@ for set in "$@"; do
 		git -C "$wt" checkout --quiet --detach "$c"
 		make -C "$wt" O="$obj" ARCH=x86_64 -s olddefconfig
 		objs=()
-		for o in $( (echo $HEADER_USERS | tr " " "\n"; git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- '*.c' | sed 's/\.c$/.o/') | sort -u); do
+		for o in $( (echo $LRU_HEADER_USERS | tr " " "\n"; git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- '*.c' | sed 's/\.c$/.o/') | sort -u); do
 			[ -f "$obj/$(dirname "$o")/.$(basename "$o").cmd" ] && objs+=("$o")
 		done
 		out=$obj/commit-$(git -C "$TREE" rev-parse --short "$c").log

@@ -7,15 +7,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$HARNESS_ROOT/scripts/mktree.sh"
-wt=$BUILD_DIR/linux-bisect
+wt=$BISECT_TREE
 obj=$BUILD_DIR/obj/sparse-base
 command -v sparse >/dev/null || die "sparse not found: install Debian's sparse (make deps)"
 [ "$(git -C "$TREE" rev-list --count "$BASE_TAG..$SERIES_BRANCH")" -gt 0 ] ||
 	{ log "no patches: nothing to check"; exit 0; }
-if [ ! -e "$wt/.git" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add --quiet --detach "$wt" "$BASE_TAG"
-fi
+bisect_worktree
 
 # The kernel's own test: sparse must understand what this tree uses
 # (7.3 needs __typeof_unqual__, which Debian 12's sparse 0.6.4 lacks).
@@ -23,10 +20,10 @@ if [ "$("$wt/scripts/checker-valid.sh" sparse -m64 -mlittle-endian)" != 1 ]; the
 	die "sparse $(sparse --version) is too old for this kernel (scripts/checker-valid.sh rejects it); install a newer sparse"
 fi
 
-# Objects of the .c files the series touches, plus mm/ objects that see
-# its header changes.
+# Objects of the .c files the series touches, plus those that see its
+# header changes.
 objs=$( (git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' | sed 's/\.c$/.o/'
-	printf "%s\n" mm/vmscan.o mm/workingset.o mm/folio.o mm/memcontrol.o mm/filemap.o) | sort -u)
+	printf "%s\n" $LRU_HEADER_USERS) | sort -u)
 
 sparse_warnings() { # sparse_warnings REV OUT
 	git -C "$wt" checkout --quiet --detach "$1"

@@ -43,3 +43,22 @@ series_id() {
 
 	series_patches | while read -r p; do sha256sum <"$p"; done | sha256sum | cut -d' ' -f1
 }
+
+# Objects that include mm_inline.h, mmzone.h, memcontrol.h or swap.h and so
+# see any change to the LRU helpers, whatever file a commit touches.
+LRU_HEADER_USERS="mm/vmscan.o mm/workingset.o mm/folio.o mm/memcontrol.o mm/filemap.o
+	mm/rmap.o mm/migrate.o mm/huge_memory.o mm/madvise.o fs/proc/task_mmu.o"
+
+# Fixed build identity: an image depends on its sources only, and ccache
+# can reuse objects across clean clones.
+export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=mglru-fg KBUILD_BUILD_HOST=harness
+
+# A worktree of the kernel tree for building single commits, at the base.
+BISECT_TREE=$BUILD_DIR/linux-bisect
+bisect_worktree() {
+	if [ ! -e "$BISECT_TREE/.git" ]; then
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add --quiet --detach "$BISECT_TREE" "$BASE_TAG"
+	fi
+	git -C "$BISECT_TREE" checkout --quiet --detach "$BASE_TAG"
+}
