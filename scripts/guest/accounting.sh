@@ -31,19 +31,9 @@ done
 in_memcg $CG dd if="$DATA_DIR/acct.dat" of=/dev/null bs=1M skip=$half status=none
 
 memcg_id=$(awk -v cg="/$CG" '$1 == "memcg" && $3 == cg { print $2 }' $LRU_GEN_DEBUG)
-# Sum of file pages and the newest seq of the memcg's generations on node 0.
-lru_gen_file_pages() {
-	awk -v cg="/$CG" '$1 == "memcg" { inside = ($3 == cg); next }
-		inside && NF == 4 && $1 ~ /^[0-9]+$/ { sum += $4 } END { print sum + 0 }' $LRU_GEN_DEBUG
-}
-lru_gen_min_seq() {
-	awk -v cg="/$CG" '$1 == "memcg" { inside = ($3 == cg); next }
-		inside && NF == 4 && $1 ~ /^[0-9]+$/ && seq == "" { seq = $1 } END { print seq }' $LRU_GEN_DEBUG
-}
-lru_gen_max_seq() {
-	awk -v cg="/$CG" '$1 == "memcg" { inside = ($3 == cg); next }
-		inside && NF == 4 && $1 ~ /^[0-9]+$/ { seq = $1 } END { print seq }' $LRU_GEN_DEBUG
-}
+lru_gen_file_pages() { memcg_gens $CG | awk '{ sum += $4 } END { print sum + 0 }'; }
+lru_gen_min_seq() { memcg_gens $CG | awk 'NR == 1 { print $1 }'; }
+lru_gen_max_seq() { memcg_gens $CG | awk 'END { print $1 }'; }
 page_kb=$(($(getconf PAGESIZE) / 1024))
 pages() { echo $(($(memcg_stat $CG "$1") / 1024 / page_kb)); }
 

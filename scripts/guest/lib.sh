@@ -46,13 +46,15 @@ lay_out_file() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
-# Print the generations (seq, age, anon and file pages) of memcg $1
-# from /sys/kernel/debug/lru_gen.
+# The generations of memcg $1 from /sys/kernel/debug/lru_gen, one line
+# each: "seq age_ms anon_pages file_pages" (all nodes, oldest first).
+memcg_gens() {
+	awk -v cg="/$1" '$1 == "memcg" { inside = ($3 == cg); next }
+		inside && NF == 4 && $1 ~ /^[0-9]+$/' /sys/kernel/debug/lru_gen
+}
+
+# Print the generations of memcg $1 for a human.
 lru_gen_summary() {
-	awk -v cg="/$1" '
-		$1 == "memcg" { inside = ($3 == cg); next }
-		inside && $1 == "node" { print "  node " $2; next }
-		inside && NF == 4 && $1 ~ /^[0-9]+$/ {
-			printf "    gen seq %-6s age %8s ms  anon %7s  file %7s\n", $1, $2, $3, $4
-		}' /sys/kernel/debug/lru_gen
+	memcg_gens "$1" | awk '{
+		printf "    gen seq %-6s age %8s ms  anon %7s  file %7s\n", $1, $2, $3, $4 }'
 }
