@@ -2,14 +2,14 @@
 # Build a kernel, boot it under QEMU, run one guest script, and fail on a
 # guest failure or any kernel splat in the console.
 # usage: boot-test.sh NAME GUEST-SCRIPT [ARG...]
-# CONFIGS ["base debug"]: the config fragments of the kernel to test.
+# CONFIGS [$DEBUG_CONFIGS]: the config fragments of the kernel to test.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 2 ] || die "usage: boot-test.sh NAME GUEST-SCRIPT [ARG...]"
 name=$1
 shift
-configs=${CONFIGS:-base debug}
+configs=${CONFIGS:-$DEBUG_CONFIGS}
 # shellcheck disable=SC2086 # a list of fragment names
 kernel=$("$HARNESS_ROOT/scripts/build-kernel.sh" $configs)
 mkdir -p "$BUILD_DIR/logs"

@@ -7,6 +7,8 @@
 # SERIES=0 builds the base without the series (the ORIG arm).
 # KSRC=<tree> KOBJ=<dir> configure/build another source tree (e.g. a
 # bisection worktree) instead of the series tree.
+# KARCH=x86_64 (default), i386 or arm64 (cross-built with Debian's
+# gcc-aarch64-linux-gnu); fragments must suit the architecture.
 # Prints the path of the kernel image on success.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +26,13 @@ for f in "$@"; do
 done
 
 name=$(IFS=+; echo "$*")
+karch=${KARCH:-x86_64}
+case $karch in
+x86_64 | i386) target=bzImage image=arch/x86/boot/bzImage cross= ;;
+arm64) target=Image image=arch/arm64/boot/Image cross=aarch64-linux-gnu- ;;
+*) die "unsupported KARCH=$karch (x86_64, i386 or arm64)" ;;
+esac
+case $karch-$name in x86_64-* | "$karch-$karch"*) ;; *) name=$karch-$name ;; esac
 if [ -n "${KSRC:-}" ]; then
 	src=$KSRC
 	obj=${KOBJ:?KOBJ must name the object directory with KSRC}
@@ -40,8 +49,9 @@ mkdir -p "$obj"
 
 # LOCALVERSION names the arm in uname -r (and keeps setlocalversion from
 # appending "+").
-kmake=(make -C "$src" O="$obj" ARCH=x86_64 -j"$(nproc)" LOCALVERSION="-$(arm_name)")
-command -v ccache >/dev/null && kmake+=(CC="ccache gcc")
+kmake=(make -C "$src" O="$obj" ARCH="$karch" -j"$(nproc)" LOCALVERSION="-$(arm_name)")
+[ -z "$cross" ] || kmake+=(CROSS_COMPILE="$cross")
+command -v ccache >/dev/null && kmake+=(CC="ccache ${cross}gcc")
 
 # Every CONFIG_ line of the fragments must be in the final .config as
 # given; for a symbol set by several fragments, the last one counts.
@@ -78,5 +88,5 @@ fi
 
 [ $configure_only = 1 ] && exit 0
 log "building $(arm_name) kernel ($name) in $obj"
-"${kmake[@]}" -s bzImage >&2 || die "kernel build failed ($src, O=$obj)"
-echo "$obj/arch/x86/boot/bzImage"
+"${kmake[@]}" -s "$target" >&2 || die "kernel build failed ($src, O=$obj)"
+echo "$obj/$image"

@@ -5,6 +5,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$HARNESS_ROOT/scripts/mktree.sh"
+# checkpatch runs scripts/spdxcheck.py with the first python3 on PATH; make
+# it Debian's, which has python3-ply, not a private one without it.
+PATH=/usr/bin:$PATH
 n=0
 bad=0
 while read -r p; do

@@ -44,6 +44,10 @@ series_id() {
 	series_patches | while read -r p; do sha256sum <"$p"; done | sha256sum | cut -d' ' -f1
 }
 
+# The debug kernel of the boot tests and the KUnit run: mm sanity checks,
+# lockdep, KASAN and the series' KUnit suites.
+DEBUG_CONFIGS="base debug kunit"
+
 # Objects that include mm_inline.h, mmzone.h, memcontrol.h or swap.h and so
 # see any change to the LRU helpers, whatever file a commit touches.
 LRU_HEADER_USERS="mm/vmscan.o mm/workingset.o mm/folio.o mm/memcontrol.o mm/filemap.o

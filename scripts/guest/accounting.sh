@@ -6,6 +6,10 @@
 # generations"): pages read HOT_READS times through read(2) count as
 # active, and the first aging, which retires only the generation holding
 # the pages read once, leaves active_file alone.
+# Then, under load (readers in a memcg smaller than their data, so that
+# eviction runs, while generations are aged in a loop), the sums are
+# sampled repeatedly; after the load stops they must match again, i.e.,
+# no update of either side was lost.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -60,6 +64,57 @@ for i in $(seq 0 $AGINGS); do
 done
 if [ $fg = 1 ] && [ "$active0" -lt $((half * 1024 / page_kb / 2)) ]; then
 	echo "accounting: only $active0 active file pages after $HOT_READS reads of $half MiB" >&2
+	status=1
+fi
+
+# Under load. While pages move, memory.stat and debugfs are read at
+# slightly different times, so a sample may be off by what moved in
+# between; LOAD_TOLERANCE bounds that. After the load, TOLERANCE applies.
+LOAD_MEMCG=48M
+LOAD_MB=96
+SAMPLES=20
+LOAD_TOLERANCE=$((16 * 1024 / page_kb))
+echo $((LOAD_MB * 2))M >"$CGROOT/$CG/memory.max"
+lay_out_file "$DATA_DIR/load.dat" $LOAD_MB
+echo $LOAD_MEMCG >"$CGROOT/$CG/memory.max"
+reader() { # reader SKIP_MB: read the data in 4 MiB steps from SKIP_MB on, forever
+	local mb=$1
+	while :; do
+		in_memcg $CG dd if="$DATA_DIR/load.dat" of=/dev/null bs=1M count=4 \
+			skip=$((mb % LOAD_MB)) status=none
+		mb=$((mb + 12))
+	done
+}
+ager() { # age the memcg's generations as fast as the aging allows
+	while :; do
+		echo "+ $memcg_id 0 $(lru_gen_max_seq)" >$LRU_GEN_DEBUG 2>/dev/null || true
+		sleep 0.2
+	done
+}
+reader 0 & r1=$!
+reader 40 & r2=$!
+ager & a=$!
+worst=0
+for i in $(seq $SAMPLES); do
+	sleep 0.5
+	diff=$(($(pages active_file) + $(pages inactive_file) - $(lru_gen_file_pages)))
+	if [ ${diff#-} -gt ${worst#-} ]; then worst=$diff; fi
+done
+seqs="$(lru_gen_min_seq)-$(lru_gen_max_seq)"
+kill $r1 $r2 $a
+wait 2>/dev/null || true
+sleep 1
+active=$(pages active_file)
+inactive=$(pages inactive_file)
+gens=$(lru_gen_file_pages)
+diff=$((active + inactive - gens))
+echo "accounting: under load: $SAMPLES samples, worst diff $worst, seq $seqs; after: active_file $active inactive_file $inactive generations $gens (diff $diff)"
+if [ ${worst#-} -gt $LOAD_TOLERANCE ]; then
+	echo "accounting: under load, active + inactive differed from the generations by $worst pages" >&2
+	status=1
+fi
+if [ ${diff#-} -gt $TOLERANCE ]; then
+	echo "accounting: after the load, active + inactive differs from the generations by $diff pages" >&2
 	status=1
 fi
 exit $status

@@ -41,7 +41,7 @@ in_memcg() {
 # Write a file of $2 MiB at $1 outside any small memcg, then drop it
 # from the page cache so the workload starts cold.
 lay_out_file() {
-	dd if=/dev/urandom of="$1" bs=1M count="$2" status=none
+	dd if=/dev/zero of="$1" bs=1M count="$2" status=none
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 }

@@ -1,0 +1,64 @@
+#!/bin/bash
+# Coccinelle: run the kernel's semantic patches (scripts/coccinelle, report
+# mode, as "make coccicheck MODE=report" does) on the C files the series
+# touches, at the tip and at the base; fail on any report the base does
+# not have. Semantic patches that need OCaml scripting are skipped (Debian's
+# coccinelle runs them only with an OCaml compiler installed) and listed.
+#
+# usage: check-cocci.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+command -v spatch >/dev/null || die "spatch not found: install Debian's coccinelle (make deps)"
+# Debian's python3 has what the semantic patches' Python scripts import
+PATH=/usr/bin:$PATH
+"$HARNESS_ROOT/scripts/mktree.sh"
+files=$(git -C "$TREE" diff --name-only --diff-filter=AM "$BASE_TAG" "$SERIES_BRANCH" -- '*.c')
+[ -n "$files" ] || { log "the series touches no .c file"; exit 0; }
+
+cocci=()
+skipped=()
+while read -r c; do
+	if grep -q ':ocaml' "$c"; then
+		skipped+=("${c#"$TREE"/}")
+	elif grep -q '^virtual report' "$c"; then
+		cocci+=("$c")
+	fi
+done < <(find "$TREE/scripts/coccinelle" -name '*.cocci' | sort)
+[ ${#skipped[@]} = 0 ] || log "skipped (OCaml scripting): ${skipped[*]}"
+
+# reports SRC: every report of every semantic patch on $files, without line
+# numbers, so that code moved by the series does not count as new
+reports() {
+	local src=$1 c opts f present=()
+
+	for f in $files; do
+		[ -f "$src/$f" ] && present+=("$f")
+	done
+	[ ${#present[@]} -gt 0 ] || return 0
+	for c in "${cocci[@]}"; do
+		# a semantic patch may ask for options in an "// Options:" line
+		opts=$(sed -n 's|^// *Options: *||p' "$c")
+		# shellcheck disable=SC2086 # $opts is a list of options
+		(cd "$src" && spatch -D report --no-show-diff --very-quiet \
+			--cocci-file "$c" $opts -I include -I arch/x86/include \
+			-I include/uapi "${present[@]}" 2>&1) |
+			sed -E "s|^\./||; s|^([^:]+):[0-9]+:[0-9]+-[0-9]+:|\1:|; s|^([^:]+):[0-9]+:|\1:|" |
+			sed "s|^|${c##*/}: |"
+	done | sort -u
+}
+
+tip=$(reports "$TREE")
+new=$tip
+if [ -n "$tip" ]; then
+	bisect_worktree
+	new=$(comm -23 <(printf '%s\n' "$tip") <(reports "$BISECT_TREE"))
+fi
+log "${#cocci[@]} semantic patches on $(wc -w <<<"$files") files: $(grep -c . <<<"$tip" || true) reports at the tip"
+[ -z "$tip" ] || printf '    %s\n' "$tip" >&2
+if [ -n "$new" ]; then
+	log "new coccinelle reports:"
+	printf '%s\n' "$new" >&2
+	exit 1
+fi
+log "no report that the base does not have"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# KUnit: build a kernel with the series' KUnit suites (lru_gen_*), boot it
+# under QEMU (TCG) with no root file system (built-in suites run at boot,
+# then kunit_shutdown=reboot ends the guest, as QEMU runs with -no-reboot)
+# and parse the KTAP output with the kernel's tools/testing/kunit/kunit.py.
+#
+# usage: kunit.sh [x86_64|arm64]      (default x86_64)
+#
+# Fails if a test fails or is skipped, if the number of tests that ran is
+# not the number of KUNIT_CASE()s in the suites, if there is no KTAP output,
+# or if the console shows a kernel problem (scripts/check-console.sh).
+# Environment: MEM [1G], CPUS [2], BOOT_TIMEOUT [600], KUNIT_GLOB [lru_gen_*],
+# KSRC/KOBJ as for build-kernel.sh.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:-x86_64}
+MEM=${MEM:-1G}
+CPUS=${CPUS:-2}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
+KUNIT_GLOB=${KUNIT_GLOB:-lru_gen_*}
+# Where the suites live in the tree, one KUNIT_CASE() per test
+SUITE_FILES="mm/tests/vmscan_kunit.h mm/tests/workingset_kunit.h"
+
+case $arch in
+x86_64)
+	fragments="base debug kunit"
+	qemu=(qemu-system-x86_64 -accel tcg -cpu max)
+	console=ttyS0 ;;
+arm64)
+	fragments="arm64 debug kunit"
+	qemu=(qemu-system-aarch64 -accel tcg -machine virt -cpu max)
+	console=ttyAMA0 ;;
+*) die "usage: kunit.sh [x86_64|arm64]" ;;
+esac
+command -v "${qemu[0]}" >/dev/null ||
+	die "${qemu[0]} not found: install Debian's qemu-system-${arch/x86_64/x86} (make deps)"
+
+src=${KSRC:-$TREE}
+"$HARNESS_ROOT/scripts/mktree.sh"
+expected=0
+for f in $SUITE_FILES; do
+	[ -f "$src/$f" ] || die "no KUnit suite $f in $src: is patch 17 in the series?"
+	expected=$((expected + $(grep -c '^[[:space:]]*KUNIT_CASE(' "$src/$f")))
+done
+
+# shellcheck disable=SC2086
+kernel=$(KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" $fragments)
+
+mkdir -p "$BUILD_DIR/logs"
+con=$BUILD_DIR/logs/kunit-$arch.log
+log "booting $kernel ($arch, TCG), console in $con"
+status=0
+timeout --foreground -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" \
+	-nodefaults -display none -no-reboot -monitor none -serial stdio \
+	-m "$MEM" -smp "$CPUS" -kernel "$kernel" \
+	-append "console=$console panic=-1 kunit.filter_glob=$KUNIT_GLOB kunit_shutdown=reboot" \
+	</dev/null >"$con" 2>&1 || status=$?
+[ $status = 124 ] && die "the guest did not power off within $BOOT_TIMEOUT s, see $con"
+[ $status = 0 ] || die "QEMU failed (status $status), see $con"
+
+parsed=$BUILD_DIR/logs/kunit-$arch.parsed
+python3 "$src/tools/testing/kunit/kunit.py" parse "$con" >"$parsed" 2>&1 || true
+sed -n '/=====/,$p' "$parsed" >&2
+
+summary=$(grep -o 'Ran [0-9]* tests: .*' "$parsed" | tr -d ',') ||
+	die "no KTAP output in $con"
+count() { # count WORD: the number after "WORD:" in the summary, 0 if absent
+	sed -n "s/.* $1: \([0-9]*\).*/\1/p" <<<" $summary" | grep . || echo 0
+}
+ran=$(sed -n 's/^Ran \([0-9]*\) tests.*/\1/p' <<<"$summary")
+passed=$(count passed)
+failed=$(count failed)
+skipped=$(count skipped)
+errors=$(count errors)
+
+bad=0
+"$HARNESS_ROOT/scripts/check-console.sh" "$con" || bad=1
+[ "$failed" = 0 ] && [ "$errors" = 0 ] || { log "$failed tests failed, $errors errors"; bad=1; }
+[ "$skipped" = 0 ] || { log "$skipped tests skipped"; bad=1; }
+[ "$ran" = "$expected" ] || { log "$ran tests ran, the suites have $expected"; bad=1; }
+[ "$passed" = "$expected" ] || bad=1
+log "KUnit $arch: $passed passed, $failed failed, $skipped skipped of $expected tests"
+exit $bad
