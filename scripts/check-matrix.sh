@@ -1,16 +1,19 @@
 #!/bin/bash
 # Config matrix: at the tip of the series, the directories of the files the
 # series touches must compile with W=1 in configurations the harness
-# kernels do not use (no THP, no swap, 32-bit i386, arm64 cross), without a
-# warning in a touched file that the base does not have in the same config.
+# kernels do not use (no THP, no swap, btrfs and erofs, 32-bit i386, arm64
+# cross), without a warning in a touched file that the base does not have
+# in the same config.
 # Per-commit builds of the main configs are check-bisect.sh's job.
 #
 # usage: check-matrix.sh [ARCH:FRAGMENTS...]
-#   default: x86_64:base+no-thp x86_64:base+no-swap i386:i386 arm64:arm64
+#   default: x86_64:base+no-thp x86_64:base+no-swap x86_64:base+btrfs+erofs
+#            i386:i386 arm64:arm64
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || set -- x86_64:base+no-thp x86_64:base+no-swap i386:i386 arm64:arm64
+[ $# -gt 0 ] || set -- x86_64:base+no-thp x86_64:base+no-swap x86_64:base+btrfs+erofs \
+	i386:i386 arm64:arm64
 "$HARNESS_ROOT/scripts/mktree.sh"
 git -C "$TREE" rev-parse --verify --quiet "$SERIES_BRANCH" >/dev/null || die "no series branch"
 

@@ -36,12 +36,14 @@ if step series-applies "$S/mktree.sh"; then
 	step export-reproducible "$S/check-export.sh" || true
 	step bisect-build "$S/check-bisect.sh" || true
 	step config-matrix "$S/check-matrix.sh" || true
+	step coccicheck "$S/check-cocci.sh" || true
 	# shellcheck disable=SC2086 # a list of fragment names
 	if step build-debug "$S/build-kernel.sh" $DEBUG_CONFIGS; then
 		step kunit-x86_64 "$S/kunit.sh" x86_64 || true
 		step boot-smoke "$S/smoke.sh" "$SMOKE_SECONDS" || true
 		step boot-accounting "$S/boot-test.sh" accounting \
 			"$S/guest/accounting.sh" --fg || true
+		step boot-refs-api "$S/refs-api.sh" || true
 	fi
 	step kunit-arm64 "$S/kunit.sh" arm64 || true
 else

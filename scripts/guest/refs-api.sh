@@ -1,0 +1,208 @@
+#!/bin/bash
+# Guest side of the user-visible checks of the LRU access count (refs) API,
+# patches 11-16 of MGLRU-FG.  Each check prints "ok - NAME" or
+# "not ok - NAME: REASON" (a check that cannot run here prints
+# "ok - NAME # SKIP REASON"); measurements go to lines starting with "#".
+# The script exits non-zero if any check failed.
+#
+#   smaps-referenced  /proc/PID/smaps "Referenced" of a file mapping counts
+#                     the pages read twice, through the mapping and through
+#                     the fd (refs 2 is PG_workingset alone with MGLRU-FG),
+#                     and drops to 0 after "echo 1 > /proc/PID/clear_refs".
+#   madv-cold-file    MADV_COLD on one of two equally hot halves of a file
+#                     mapping makes that half the one memory.reclaim takes.
+#   madv-cold-anon    The same for anon memory; with the multi-gen LRU, the
+#                     cold pages must land in an old generation right away
+#                     (not in max_seq - 1, where new anon pages go).
+#   madv-pageout      Pages read four times, paged out with MADV_PAGEOUT and
+#                     read again through the fd are refaults, but neither
+#                     workingset activations nor restores (multi-gen LRU).
+#   thp-split         Splitting an accessed shmem THP keeps every page
+#                     referenced (/proc/kpageflags) and keeps the memcg's
+#                     active_anon, which counts refs with MGLRU-FG.
+#
+# usage: refs-api.sh MADV   (MADV: scripts/guest/madv.c built for the guest,
+# which scripts/refs-api.sh does)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+MADV=${1:?usage: refs-api.sh MADV}
+LRU_GEN=/sys/kernel/mm/lru_gen/enabled
+THP_DIR=/mnt/refs-thp
+# memory.stat lags the per-cpu counters by up to a flush batch (64 pages
+# per CPU); allow twice that where a count must not move.
+TOLERANCE=$((2 * 64 * $(nproc)))
+
+failures=0
+
+ok() { echo "ok - $1${2:+ # SKIP $2}"; }
+not_ok() {
+	echo "not ok - $1: $2"
+	failures=$((failures + 1))
+}
+# Value of key $1 in the output of madv, $out.
+get() { awk -v k="$1" '$1 == k { print $2 }' <<<"$out"; }
+# Print the measurements of the last madv run as comments.
+show() {
+	local line
+
+	while IFS= read -r line; do
+		echo "#   $line"
+	done <<<"$out"
+}
+
+lru_gen_on() {
+	local caps
+
+	caps=$(cat $LRU_GEN 2>/dev/null) || return 1
+	[ $((caps & 1)) = 1 ]
+}
+
+# Run madv subcommand $2... in a fresh memcg $1; its output goes to $out.
+run_madv() {
+	local cg=$1
+
+	shift
+	make_memcg "$cg" max
+	out=$(in_memcg "$cg" "$MADV" "$@")
+	local rc=$?
+	show
+	return $rc
+}
+
+check_smaps() {
+	local name=smaps-referenced nreads=2 size
+
+	# With the active/inactive LRU, the second read activates a folio and
+	# clears PG_referenced; the third sets it again.
+	lru_gen_on || nreads=3
+	lay_out_file "$DATA_DIR/refs-smaps.dat" 16
+	run_madv refs-smaps smaps "$DATA_DIR/refs-smaps.dat" $nreads ||
+		{ not_ok $name "madv smaps failed"; return; }
+	size=$(get size_kb)
+	if [ "$(get mapped_twice_kb)" -lt $((size * 9 / 10)) ]; then
+		not_ok $name "mapping touched twice: Referenced $(get mapped_twice_kb) of $size kB"
+	elif [ "$(get after_clear_kb)" != 0 ]; then
+		not_ok $name "Referenced $(get after_clear_kb) kB after clear_refs"
+	elif [ "$(get fd_reads_kb)" -lt $((size * 9 / 10)) ]; then
+		not_ok $name "file read $nreads times: Referenced $(get fd_reads_kb) of $size kB"
+	elif [ "$(get after_clear2_kb)" != 0 ]; then
+		not_ok $name "Referenced $(get after_clear2_kb) kB after reads and clear_refs"
+	else
+		ok $name
+	fi
+}
+
+check_cold_file() {
+	local name=madv-cold-file half
+
+	lay_out_file "$DATA_DIR/refs-cold.dat" 32
+	run_madv refs-cold cold "$DATA_DIR/refs-cold.dat" "$CGROOT/refs-cold" ||
+		{ not_ok $name "madv cold failed"; return; }
+	half=$(get half_pages)
+	if [ "$(get cold_resident)" -gt $((half / 4)) ]; then
+		not_ok $name "$(get cold_resident) of $half cold pages still resident after reclaiming $half"
+	elif [ "$(get hot_resident)" -lt $((half * 3 / 4)) ]; then
+		not_ok $name "only $(get hot_resident) of $half equally hot, not cold, pages resident"
+	else
+		ok $name
+	fi
+}
+
+check_cold_anon() {
+	local name=madv-cold-anon pages moved
+
+	if ! grep -q '^/' /proc/swaps; then
+		ok $name "no swap"
+		return
+	fi
+	if lru_gen_on; then
+		run_madv refs-cold-anon cold-anon 16 "$CGROOT/refs-cold-anon" /refs-cold-anon
+	else
+		run_madv refs-cold-anon cold-anon 16 "$CGROOT/refs-cold-anon"
+	fi || { not_ok $name "madv cold-anon failed"; return; }
+	pages=$(get region_pages)
+	if lru_gen_on; then
+		moved=$(($(get old_anon_after) - $(get old_anon_before)))
+		if [ $moved -lt $((pages * 8 / 10)) ]; then
+			not_ok $name "MADV_COLD moved $moved of $pages anon pages out of the two youngest generations"
+			return
+		fi
+	fi
+	if [ "$(get cold_resident)" -gt $((pages / 4)) ]; then
+		not_ok $name "$(get cold_resident) of $pages cold anon pages still resident after reclaiming $pages"
+	elif [ "$(get hot_resident)" -lt $((pages * 3 / 4)) ]; then
+		not_ok $name "only $(get hot_resident) of $pages equally hot, not cold, anon pages resident"
+	else
+		ok $name
+	fi
+}
+
+check_pageout() {
+	local name=madv-pageout pages
+
+	# The active/inactive LRU activates any refault within the workingset
+	# size, whatever the folio's history: nothing to check there.
+	lru_gen_on || { ok $name "not the multi-gen LRU"; return; }
+	lay_out_file "$DATA_DIR/refs-pageout.dat" 16
+	run_madv refs-pageout pageout "$DATA_DIR/refs-pageout.dat" "$CGROOT/refs-pageout" ||
+		{ not_ok $name "madv pageout failed"; return; }
+	pages=$(get pages)
+	# Every refault with a shadow entry counts in workingset_refault_file;
+	# what must not count is activation and restored workingset state.
+	if [ "$(get resident_after_pageout)" -gt $((pages / 10)) ]; then
+		not_ok $name "MADV_PAGEOUT left $(get resident_after_pageout) of $pages pages resident"
+	elif [ "$(get refault_delta)" -lt $((pages / 2)) ]; then
+		not_ok $name "the re-read refaulted only $(get refault_delta) of $pages pages"
+	elif [ "$(get activate_delta)" -gt $((pages / 10)) ]; then
+		not_ok $name "the re-read counted $(get activate_delta) of $pages pages as workingset_activate_file"
+	elif [ "$(get restore_delta)" -gt $((pages / 10)) ]; then
+		not_ok $name "the re-read counted $(get restore_delta) of $pages pages as workingset_restore_file"
+	else
+		ok $name
+	fi
+}
+
+check_thp_split() {
+	local name=thp-split pages
+
+	[ -w /sys/kernel/debug/split_huge_pages ] ||
+		{ ok $name "no /sys/kernel/debug/split_huge_pages"; return; }
+	mkdir -p $THP_DIR
+	mountpoint -q $THP_DIR || mount -t tmpfs -o huge=always,size=16M tmpfs $THP_DIR ||
+		{ ok $name "no tmpfs with huge=always"; return; }
+	run_madv refs-thp thp-split $THP_DIR/thp.dat "$CGROOT/refs-thp" ||
+		{ not_ok $name "madv thp-split failed"; umount $THP_DIR; return; }
+	umount $THP_DIR
+	pages=$(get pages)
+	if [ "$(get thp_before)" -lt "$pages" ]; then
+		ok $name "only $(get thp_before) of $pages shmem pages in THPs"
+	elif [ "$(get thp_after)" != 0 ]; then
+		not_ok $name "$(get thp_after) of $pages pages still in THPs after split_huge_pages"
+	elif [ "$(get referenced_before)" -lt $((pages * 9 / 10)) ]; then
+		not_ok $name "only $(get referenced_before) of $pages pages referenced after three reads"
+	elif [ "$(get referenced_after)" -lt "$(get referenced_before)" ]; then
+		not_ok $name "$(get referenced_after) pages referenced after the split, $(get referenced_before) before"
+	elif [ "$(get present_after)" != "$pages" ]; then
+		not_ok $name "$(get present_after) of $pages pages mapped after the split"
+	elif [ "$(get active_anon_delta)" -lt $((-TOLERANCE)) ]; then
+		not_ok $name "active_anon changed by $(get active_anon_delta) pages across the split"
+	else
+		ok $name
+	fi
+}
+
+[ -x "$MADV" ] || { echo "refs-api: no madv binary at $MADV (see scripts/refs-api.sh)" >&2; exit 2; }
+guest_setup
+echo "# kernel $(uname -r); lru_gen: $(cat $LRU_GEN 2>/dev/null || echo none)"
+check_smaps
+check_cold_file
+check_cold_anon
+check_pageout
+check_thp_split
+for cg in refs-smaps refs-cold refs-cold-anon refs-pageout refs-thp; do
+	rmdir "$CGROOT/$cg" 2>/dev/null
+done
+rm -f "$DATA_DIR"/refs-*.dat
+echo "# $failures check(s) failed"
+[ $failures = 0 ]
