@@ -73,7 +73,7 @@ fi
 LOAD_MEMCG=48M
 LOAD_MB=96
 SAMPLES=20
-LOAD_TOLERANCE=$((16 * 1024 / page_kb))
+LOAD_TOLERANCE=$((32 * 1024 / page_kb))
 echo $((LOAD_MB * 2))M >"$CGROOT/$CG/memory.max"
 lay_out_file "$DATA_DIR/load.dat" $LOAD_MB
 echo $LOAD_MEMCG >"$CGROOT/$CG/memory.max"
