@@ -12,13 +12,13 @@ CONFIGS ?= base
 SMOKE_SECONDS ?= 60
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export build smoke sparse bench clean distclean help
+.PHONY: all demo check deps tree export build smoke kunit matrix cocci sparse bench clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export build smoke sparse bench clean distclean"
+	@echo "Targets: demo check deps tree export build smoke kunit matrix cocci sparse bench clean distclean"
 
 deps:
 	@scripts/deps.sh
@@ -44,6 +44,19 @@ build: deps
 # The boot smoke test alone: debug kernel, memcg pressure, console check.
 smoke: deps
 	@scripts/smoke.sh $(SMOKE_SECONDS)
+
+# The KUnit suites of the series, booted under QEMU: KARCH=x86_64 (KASAN) or arm64.
+KARCH ?= x86_64
+kunit: deps
+	@scripts/kunit.sh $(KARCH)
+
+# W=1 builds of the touched directories in the extra configs (no THP, no swap,
+# btrfs/erofs, i386, arm64), and coccinelle on the touched files.
+matrix: deps
+	@scripts/check-matrix.sh
+
+cocci: deps
+	@scripts/check-cocci.sh
 
 # sparse on the touched files, base vs series (needs a sparse newer than Debian 12's).
 sparse: deps

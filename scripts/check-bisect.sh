@@ -2,8 +2,9 @@
 # Bisectability: every commit of the series must compile on its own, with
 # W=1 and no warnings, in the harness config and with CONFIG_LRU_GEN=n and
 # CONFIG_MEMCG=n.  Per commit it compiles the objects of the .c files the
-# commit touches plus LRU_HEADER_USERS (scripts/lib.sh), which include the
-# headers the series changes; the full kernel is built by the build steps.
+# commit touches plus, if it changes a header, LRU_HEADER_USERS
+# (scripts/lib.sh), which include the headers the series changes; the full
+# kernel is built by the build steps.
 #
 # usage: check-bisect.sh [FRAGMENT-SET...]   (default: base base+no-lru-gen base+no-memcg)
 set -euo pipefail
@@ -39,8 +40,12 @@ for set in "$@"; do
 		subject=$(git -C "$TREE" log -1 --format=%s "$c")
 		git -C "$wt" checkout --quiet --detach "$c"
 		make -C "$wt" O="$obj" ARCH=x86_64 -s olddefconfig
+		# the header users only matter for a commit that changes a header
+		users=
+		[ -z "$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- '*.h')" ] ||
+			users=$LRU_HEADER_USERS
 		objs=()
-		for o in $( (echo $LRU_HEADER_USERS | tr " " "\n"; git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- '*.c' | sed 's/\.c$/.o/') | sort -u); do
+		for o in $( (echo $users | tr " " "\n"; git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- '*.c' | sed 's/\.c$/.o/') | sort -u); do
 			[ -f "$obj/$(dirname "$o")/.$(basename "$o").cmd" ] && objs+=("$o")
 		done
 		out=$obj/commit-$(git -C "$TREE" rev-parse --short "$c").log

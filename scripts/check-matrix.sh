@@ -19,8 +19,11 @@ git -C "$TREE" rev-parse --verify --quiet "$SERIES_BRANCH" >/dev/null || die "no
 
 touched=$(git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' '*.h')
 [ -n "$touched" ] || { log "the series touches no C file"; exit 0; }
+# kernel/bounds.c is compiled by every build's prepare step: its directory,
+# the whole of kernel/, need not be built again
 dirs=$( (for o in $LRU_HEADER_USERS; do dirname "$o"; done
-	grep '\.c$' <<<"$touched" | xargs -r -n1 dirname) | sort -u | sed 's|$|/|')
+	grep '\.c$' <<<"$touched" | grep -vx kernel/bounds.c | xargs -r -n1 dirname) |
+	sort -u | sed 's|$|/|')
 
 # build SRC OBJ ARCH FRAGMENTS LOG: configure and compile $dirs with W=1
 build() {

@@ -122,6 +122,9 @@ else
 		[ "$head" != "$(git_tree rev-parse "$BASE_TAG")" ]; then
 		die "patches/ changed and $TREE has commits not in patches/ (run 'make export' first, or FORCE=1 to discard them)"
 	fi
+	# forget the old series first: if a patch fails to apply, the next run
+	# must apply the series again, not mistake the base for work in progress
+	git_tree config --unset mglru-fg.series-id || true
 	apply_series
 	git_tree config mglru-fg.series-id "$sid"
 	git_tree config mglru-fg.series-head "$(git_tree rev-parse HEAD)"
