@@ -12,13 +12,13 @@ CONFIGS ?= base
 SMOKE_SECONDS ?= 60
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export build smoke kunit matrix cocci sparse bench clean distclean help
+.PHONY: all demo check deps tree export build smoke kunit matrix cocci sparse bench bench-quick clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export build smoke kunit matrix cocci sparse bench clean distclean"
+	@echo "Targets: demo check deps tree export build smoke kunit matrix cocci sparse bench bench-quick clean distclean"
 
 deps:
 	@scripts/deps.sh
@@ -65,6 +65,11 @@ sparse: deps
 # CLRU/ORIG/FG fio Zipf A/B run; BENCH_CONF=bench/cached.conf for the hot path.
 bench: deps
 	@bench/run-zipf.sh bench/results/$$(date +%F)-$$(basename $${BENCH_CONF:-zipf.conf} .conf).md
+
+# Pipeline check of the Zipf benchmark: bound's unit tests + bench/quick.conf
+# on every arm (about 90 s once both kernels are built).
+bench-quick: deps
+	@bench/check-quick.sh
 
 # Remove build outputs, keep the kernel tree.
 clean:

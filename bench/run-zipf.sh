@@ -1,14 +1,18 @@
 #!/bin/bash
-# fio Zipf random reads in a memcg, one boot per arm, all arms in one run:
-# prints a Markdown report (disk pages read per read, the headline;
-# refaults per read; IOPS) with each arm's ratio to ORIG.
+# fio Zipf random reads in a memcg, one boot per arm and repeat, all arms
+# in one run: writes a Markdown report (disk pages read per read, the
+# headline, next to the miss-ratio bounds of the recorded stream; each
+# arm's multiple of the bounds; refaults per read; IOPS) and a PNG plot.
 # usage: run-zipf.sh [--report-only] [REPORT.md]
-# Parameters: BENCH_CONF [bench/zipf.conf], e.g. bench/cached.conf.
-# --report-only rewrites the report from the last run's results.
+# Parameters: BENCH_CONF [bench/zipf.conf], e.g. bench/quick.conf.
+# The plot goes next to REPORT.md (REPORT.png), or to build/logs/ when
+# the report goes to stdout.  --report-only rewrites the report and plot
+# from the last run's results.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 BENCH_CONF=$(realpath "${BENCH_CONF:-$HARNESS_ROOT/bench/zipf.conf}")
 . "$BENCH_CONF"
+. "$HARNESS_ROOT/bench/zipf-job.sh"
 name=$(basename "$BENCH_CONF" .conf)
 
 report_only=0
@@ -17,65 +21,86 @@ if [ "${1:-}" = --report-only ]; then
 	shift
 fi
 report=${1:-/dev/stdout}
-results=$BUILD_DIR/logs/bench-$name.results
-mkdir -p "$BUILD_DIR/logs"
-[ $report_only = 1 ] || : >"$results"
+case $report in
+/dev/stdout) plot=$BUILD_DIR/logs/bench-$name.png ;;
+*) plot=${report%.md}.png ;;
+esac
+logs=$BUILD_DIR/logs
+results=$logs/bench-$name.results
+bound=$HARNESS_ROOT/bench/bound/bound
+mkdir -p "$logs"
 
-for arm in $ARMS; do
-	[ $report_only = 0 ] || break
-	case $arm in
+# An arm's kernel (SERIES=0: base, 1: base + series) and lru_gen setting.
+arm_kernel() {
+	case $1 in
 	clru) series=0 lru_gen=0 ;;
 	orig) series=0 lru_gen=7 ;;
 	fg) series=1 lru_gen=7 ;;
-	*) die "unknown arm $arm (bench/zipf.conf)" ;;
+	*) die "unknown arm $1 ($BENCH_CONF)" ;;
 	esac
-	kernel=$(SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" base)
-	log="$BUILD_DIR/logs/bench-$name-$arm.log"
-	CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS QUIET=1 \
-		"$HARNESS_ROOT/scripts/boot.sh" "$kernel" "$HARNESS_ROOT/bench/guest/zipf.sh" \
-		"$BENCH_CONF" "$lru_gen" $THETAS || die "arm $arm failed in the guest; console: $log"
-	"$HARNESS_ROOT/scripts/check-console.sh" "$log"
-	release=$(tr -d '\r' <"$log" | sed -n 's/^kernel \([^ ]*\) lru_gen.*/\1/p')
-	tr -d '\r' <"$log" | sed -n "s/^RESULT /arm=$arm release=$release /p" >>"$results"
-done
-
-# Table: one row per theta, one column per arm, "value (+x% vs ORIG)".
-table() { # table TITLE FORMAT EXPR(awk, over the fields of a result)
-	awk -v title="$1" -v fmt="$2" -v arms="$ARMS" -v thetas="$THETAS" '
-		function val(k,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] } }
-		{ v[val("arm"), val("theta")] = '"$3"' }
-		END {
-			n = split(arms, a, " "); m = split(thetas, t, " ")
-			printf "\n%s\n\n| theta |", title
-			for (i = 1; i <= n; i++) printf " %s |", toupper(a[i])
-			printf "\n|---|"
-			for (i = 1; i <= n; i++) printf "---|"
-			printf "\n"
-			for (j = 1; j <= m; j++) {
-				printf "| %s |", t[j]
-				base = v["orig", t[j]]
-				for (i = 1; i <= n; i++) {
-					x = v[a[i], t[j]]
-					if (a[i] != "orig" && base > 0)
-						printf " " fmt " (%+.1f%%) |", x, (x / base - 1) * 100
-					else
-						printf " " fmt " |", x
-				}
-				printf "\n"
-			}
-		}' "$results"
 }
 
-{
-	echo "# fio Zipf random reads, $(date -u +%Y-%m-%d)"
-	echo
-	echo "Command: \`BENCH_CONF=${BENCH_CONF#"$HARNESS_ROOT"/} bench/run-zipf.sh\`; parameters:"
-	echo
-	grep -v "^#" "$BENCH_CONF" | sed 's/ *#.*//; /^$/d; s/^/    /'
-	echo
-	echo "Kernels: $(awk '{ print $1, $2 }' "$results" | sort -u | sed 's/arm=//; s/release=//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')."
-	echo "QEMU (TCG): \`$(sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$BUILD_DIR/logs/bench-$name-fg.log.cmd" 2>/dev/null || true)\`"
-	table "Disk pages read per read (headline; lower is better)" %.4f 'val("disk_pages") / val("reads")'
-	table "Refaults per read (workingset_refault_file)" %.4f 'val("refaults") / val("reads")'
-	table "IOPS (TCG guest; compare ratios only)" %.0f 'val("iops")'
-} >"$report"
+# Record the warm-up and window streams of THETA on the host (fio's null
+# engine, the guest's job) and print bound's line for a cache of C pages.
+bound_line() { # bound_line THETA C
+	local part seed loops
+	for part in warm window; do
+		if [ $part = warm ]; then seed=$WARMUP_SEED loops=$WARMUP_LOOPS; else seed=$WINDOW_SEED loops=$WINDOW_LOOPS; fi
+		zipf_job "$1" "$seed" "$loops"
+		rm -f "$logs/bench-$name-$1-$part.iolog"  # fio appends
+		fio "${job[@]}" --ioengine=null --write_iolog="$logs/bench-$name-$1-$part.iolog" \
+			--minimal >/dev/null
+	done
+	"$bound" -c "$2" -W "$logs/bench-$name-$1-warm.iolog" "$logs/bench-$name-$1-window.iolog"
+}
+
+if [ $report_only = 0 ]; then
+	: >"$results"
+	make -s -C "$HARNESS_ROOT/bench/bound" bound >&2
+	read -ra arms <<<"$ARMS"
+	declare -A kernel
+	for arm in "${arms[@]}"; do
+		arm_kernel "$arm"
+		[ -n "${kernel[$series]:-}" ] ||
+			kernel[$series]=$(SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" base)
+	done
+	for rep in $(seq 1 "$REPEATS"); do
+		# Rotate the arm order by one per repeat: no arm always goes first.
+		for i in "${!arms[@]}"; do
+			arm=${arms[(i + rep - 1) % ${#arms[@]}]}
+			arm_kernel "$arm"
+			log="$logs/bench-$name-$arm.log"
+			log "repeat $rep/$REPEATS: $arm"
+			# shellcheck disable=SC2086 # THETAS: a list
+			CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS QUIET=1 \
+				"$HARNESS_ROOT/scripts/boot.sh" "${kernel[$series]}" \
+				"$HARNESS_ROOT/bench/guest/zipf.sh" "$BENCH_CONF" "$lru_gen" $THETAS ||
+				die "arm $arm failed in the guest; console: $log"
+			"$HARNESS_ROOT/scripts/check-console.sh" "$log"
+			release=$(tr -d '\r' <"$log" | sed -n 's/^kernel \([^ ]*\) lru_gen.*/\1/p')
+			tr -d '\r' <"$log" |
+				sed -n "s/^RESULT /arm=$arm rep=$rep release=$release /p" >>"$results"
+		done
+	done
+	# The bound's cache: the largest page cache any arm held at the end of
+	# a window (memory.stat "file", bytes), in pages.
+	for theta in $THETAS; do
+		c=$(awk -v t="$theta" '$1 ~ /^arm=/ && index($0, " theta=" t " ") {
+			for (i = 1; i <= NF; i++) if ($i ~ /^file=/) { f = substr($i, 6) / 4096; if (f > c) c = f }
+		} END { print int(c) }' "$results")
+		[ "$c" -gt 0 ] || die "no page cache size for theta=$theta in $results"
+		echo "bound theta=$theta $(bound_line "$theta" "$c")" >>"$results"
+	done
+fi
+
+awk -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v arms="$ARMS" -v thetas="$THETAS" \
+	-v date="$(date -u +%Y-%m-%d)" -v plot="${plot##*/}" -v params="$(grep -v '^#' "$BENCH_CONF" | sed 's/ *#.*//; /^$/d')" \
+	-v job="$(zipf_job THETA SEED LOOPS; echo "fio ${job[*]} --ioengine=$IOENGINE --minimal")" \
+	-v qemu="$(sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$logs/bench-$name-fg.log.cmd" 2>/dev/null || true)" \
+	-f "$HARNESS_ROOT/bench/zipf-report.awk" "$results" >"$report"
+# Debian's python3 (python3-matplotlib), not whatever python3 is first in PATH.
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+	/usr/bin/python3 "$HARNESS_ROOT/bench/plot.py" "$results" "$plot" "$ARMS" "$name"
+else
+	log "no plot: python3-matplotlib is missing (make deps)"
+fi

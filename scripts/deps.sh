@@ -10,7 +10,7 @@ NEEDS=(
 	"flex|flex" "bison|bison" "bc|bc" "cpio|cpio" "python3|python3"
 	"/usr/include/libelf.h|libelf-dev" "/usr/include/openssl/ssl.h|libssl-dev"
 	"ccache|ccache" "sparse|sparse" "/usr/lib/python3/dist-packages/ply|python3-ply"
-	"/usr/lib/python3/dist-packages/git|python3-git"
+	"/usr/lib/python3/dist-packages/git|python3-git" "/usr/lib/python3/dist-packages/matplotlib|python3-matplotlib"
 	"qemu-system-x86_64|qemu-system-x86" "qemu-system-aarch64|qemu-system-arm"
 	"aarch64-linux-gnu-gcc|gcc-aarch64-linux-gnu" "spatch|coccinelle"
 	"busybox|busybox-static"

@@ -2,23 +2,26 @@
 # Guest side of the Zipf benchmark: one arm, every theta.
 # usage: zipf.sh CONF LRU_GEN_ENABLED THETA...   (CONF: e.g. bench/zipf.conf)
 # Prints one "RESULT theta=... key=value..." line per theta.
+# Per theta: drop caches, an untimed warm-up (seed WARMUP_SEED), then the
+# timed window (seed WINDOW_SEED): the same job and hot set, a fresh
+# stretch of the stream (bench/zipf-job.sh explains the seeding).
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/../../scripts/guest/lib.sh"
 . "$1"
+. "$here/../zipf-job.sh"
 
 lru_gen=$2
 shift 2
 guest_setup
 echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
 echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
-lay_out_file "$DATA_DIR/zipf.dat" "$DATA_MB"
+[ "$ZIPF_FILE" = "$DATA_DIR/zipf.dat" ] || { echo "ZIPF_FILE is not on $DATA_DIR" >&2; exit 1; }
+lay_out_file "$ZIPF_FILE" "$DATA_MB"
 
 run_fio() { # run_fio THETA SEED LOOPS
-	in_memcg bench fio --name=zipf --filename="$DATA_DIR/zipf.dat" --rw=randread \
-		--bs=4k --ioengine="$IOENGINE" --fadvise_hint="$FADVISE_HINT" --invalidate=0 \
-		--random_distribution="zipf:$1" --randseed="$2" \
-		--number_ios="$NUMBER_IOS" --loops="$3" --minimal
+	zipf_job "$@"
+	in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal
 }
 
 # fio's binary and libraries come over 9p; fault them in outside the memcg
@@ -33,10 +36,10 @@ for theta in "$@"; do
 	echo 3 >/proc/sys/vm/drop_caches
 	preload_fio
 	make_memcg bench "${MEMCG_MB}M"
-	run_fio "$theta" 1 "$WARMUP_LOOPS" >/dev/null
+	run_fio "$theta" "$WARMUP_SEED" "$WARMUP_LOOPS" >/dev/null
 	refaults0=$(memcg_stat bench workingset_refault_file)
 	sectors0=$(disk_sectors_read)
-	out=$(run_fio "$theta" 2 "$WINDOW_LOOPS")
+	out=$(run_fio "$theta" "$WINDOW_SEED" "$WINDOW_LOOPS")
 	reads=$(awk -F';' '{ print int($6 / 4) }' <<<"$out")
 	iops=$(awk -F';' '{ print $8 }' <<<"$out")
 	pages=$((($(disk_sectors_read) - sectors0) / 8))
