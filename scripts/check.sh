@@ -45,7 +45,6 @@ if step series-applies "$S/mktree.sh"; then
 			"$S/guest/accounting.sh" --fg || true
 		step boot-refs-api "$S/refs-api.sh" || true
 	fi
-	step kunit-arm64 "$S/kunit.sh" arm64 || true
 else
 	failed=$((failed + 1))
 	failures+=("checkpatch, build, boot: not run")
