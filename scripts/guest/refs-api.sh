@@ -93,20 +93,28 @@ check_smaps() {
 	fi
 }
 
+# The verdict of a MADV_COLD check (madv output in $out): after reclaiming
+# $2 pages, at most a quarter of the $2 cold pages ($3: a word for their
+# kind) may be resident, and at least three quarters of the hot ones.
+cold_went_first() {
+	local name=$1 pages=$2 kind=$3
+
+	if [ "$(get cold_resident)" -gt $((pages / 4)) ]; then
+		not_ok "$name" "$(get cold_resident) of $pages cold ${kind}pages still resident after reclaiming $pages"
+	elif [ "$(get hot_resident)" -lt $((pages * 3 / 4)) ]; then
+		not_ok "$name" "only $(get hot_resident) of $pages equally hot, not cold, ${kind}pages resident"
+	else
+		ok "$name"
+	fi
+}
+
 check_cold_file() {
-	local name=madv-cold-file half
+	local name=madv-cold-file
 
 	lay_out_file "$DATA_DIR/refs-cold.dat" 32
 	run_madv refs-cold cold "$DATA_DIR/refs-cold.dat" "$CGROOT/refs-cold" ||
 		{ not_ok $name "madv cold failed"; return; }
-	half=$(get half_pages)
-	if [ "$(get cold_resident)" -gt $((half / 4)) ]; then
-		not_ok $name "$(get cold_resident) of $half cold pages still resident after reclaiming $half"
-	elif [ "$(get hot_resident)" -lt $((half * 3 / 4)) ]; then
-		not_ok $name "only $(get hot_resident) of $half equally hot, not cold, pages resident"
-	else
-		ok $name
-	fi
+	cold_went_first $name "$(get half_pages)" ""
 }
 
 check_cold_anon() {
@@ -129,13 +137,7 @@ check_cold_anon() {
 			return
 		fi
 	fi
-	if [ "$(get cold_resident)" -gt $((pages / 4)) ]; then
-		not_ok $name "$(get cold_resident) of $pages cold anon pages still resident after reclaiming $pages"
-	elif [ "$(get hot_resident)" -lt $((pages * 3 / 4)) ]; then
-		not_ok $name "only $(get hot_resident) of $pages equally hot, not cold, anon pages resident"
-	else
-		ok $name
-	fi
+	cold_went_first $name "$pages" "anon "
 }
 
 check_pageout() {
