@@ -7,12 +7,12 @@
 # Per-commit builds of the main configs are check-bisect.sh's job.
 #
 # usage: check-matrix.sh [ARCH:FRAGMENTS...]
-#   default: x86_64:base+no-thp x86_64:base+no-swap x86_64:base+btrfs+erofs
+#   default: x86_64:base+no-thp+no-swap x86_64:base+btrfs+erofs
 #            i386:i386 arm64:arm64
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || set -- x86_64:base+no-thp x86_64:base+no-swap x86_64:base+btrfs+erofs \
+[ $# -gt 0 ] || set -- x86_64:base+no-thp+no-swap x86_64:base+btrfs+erofs \
 	i386:i386 arm64:arm64
 "$HARNESS_ROOT/scripts/mktree.sh"
 git -C "$TREE" rev-parse --verify --quiet "$SERIES_BRANCH" >/dev/null || die "no series branch"
