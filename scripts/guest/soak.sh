@@ -1,0 +1,181 @@
+#!/bin/bash
+# Guest side of the stress soak (scripts/soak.sh): Debian's stress-ng
+# memory stressors (vm, mmap, madvise, memfd, fault, with --page-in) run
+# for SECONDS in a small memcg (soak/stress) while, in the background,
+# /sys/kernel/mm/lru_gen/enabled is flipped between 0 and its boot value,
+# and child memcgs of soak with readers (file pages) and anon holders in
+# them are created and removed, so that LRU folios are reparented into
+# soak while pages move between generations, lists and swap.
+#
+# Afterwards, with lru_gen on again and only an idle anon holder left in
+# soak/stress, for soak/stress and for soak (memory.stat is hierarchical
+# there, so soak's own generations plus its descendants' count):
+#   1. active_file + inactive_file = file pages on the generations
+#      (debugfs lru_gen), active_anon + inactive_anon = anon pages there;
+#   2. active_file + inactive_file = file - shmem (shmem is swap-backed and
+#      sits on the anon LRU);
+#   3. anon + shmem <= active_anon + inactive_anon <= anon + shmem +
+#      swapcached: "anon" counts mapped anon pages only, and a swap-cache
+#      folio that nobody maps any more is on the anon LRU until it is freed,
+#      so this one is a bound, not an equality;
+# each within TOLERANCE pages (per-cpu stat batching, folios in per-cpu
+# LRU batches); unevictable pages (mlocked, or on ramfs) are on neither
+# list and may be file or anon, so they widen the lower bounds of 2 and 3.
+#
+# usage: soak.sh [SECONDS]    (default 300)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+SOAK_SECONDS=${1:-300}
+PARENT=soak
+CG=$PARENT/stress
+PARENT_MAX=192M
+CG_MAX=128M
+FLIP_PERIOD=5
+CHURN_PERIOD=3
+LRU_GEN=/sys/kernel/mm/lru_gen/enabled
+LRU_GEN_DEBUG=/sys/kernel/debug/lru_gen
+TMP_DIR=$DATA_DIR/soak
+CHURN_MB=48
+# As in accounting.sh: memory.stat may lag the per-cpu counters by a flush
+# batch (64 pages per CPU); allow twice that.
+TOLERANCE=$((2 * 64 * $(nproc)))
+page_kb=$(($(getconf PAGESIZE) / 1024))
+
+guest_setup
+echo "soak: kernel $(uname -r), $(nproc) CPUs, $SOAK_SECONDS s; $LRU_GEN: $(cat $LRU_GEN)"
+stress-ng --version
+lru_gen_on=$(cat $LRU_GEN)
+mkdir -p "$TMP_DIR"
+lay_out_file "$TMP_DIR/churn.dat" $CHURN_MB
+make_memcg $PARENT $PARENT_MAX
+echo +memory >"$CGROOT/$PARENT/cgroup.subtree_control"
+make_memcg $CG $CG_MAX
+
+# Flip lru_gen off and on until told to stop; leave it on.
+flipper() {
+	local n=0
+
+	trap 'echo "$lru_gen_on" >$LRU_GEN; echo "soak: flipped lru_gen off and on $n times"; exit 0' TERM
+	while :; do
+		sleep $FLIP_PERIOD
+		echo 0 >$LRU_GEN
+		n=$((n + 1))
+		sleep $FLIP_PERIOD
+		echo "$lru_gen_on" >$LRU_GEN
+	done
+}
+
+# Start a reader of the churn file and an anon holder in memcg $1.
+populate() {
+	local cg=$1 skip=$2
+
+	# stderr to /dev/null: the shell running in_memcg in the background
+	# would report their SIGKILL ("Killed").
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	in_memcg "$cg" sh -c 'while :; do dd if="$0" of=/dev/null bs=1M count=16 skip="$1" status=none; done' \
+		"$TMP_DIR/churn.dat" "$skip" 2>/dev/null &
+	in_memcg "$cg" stress-ng --vm 1 --vm-bytes 8M --vm-hang 0 --quiet 2>/dev/null &
+}
+
+# Stop every process in memcg $1 and remove it (its LRU folios are
+# reparented to soak).
+depopulate() {
+	local cg=$CGROOT/$1
+
+	for _ in $(seq 50); do
+		# shellcheck disable=SC2046 # a list of pids
+		kill -9 $(cat "$cg/cgroup.procs") 2>/dev/null
+		rmdir "$cg" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	echo "soak: could not remove $1" >&2
+	return 1
+}
+
+# Create a child memcg of soak with a reader and an anon holder every
+# CHURN_PERIOD, and remove the one before; until told to stop.
+churner() {
+	local n=0 prev=
+
+	trap 'stop=1' TERM
+	stop=0
+	while [ $stop = 0 ]; do
+		n=$((n + 1))
+		mkdir "$CGROOT/$PARENT/churn-$n"
+		populate "$PARENT/churn-$n" $(((n * 16) % CHURN_MB))
+		[ -z "$prev" ] || depopulate "$prev"
+		prev=$PARENT/churn-$n
+		sleep $CHURN_PERIOD
+	done
+	[ -z "$prev" ] || depopulate "$prev"
+	echo "soak: created and removed $n child memcgs"
+	exit 0
+}
+
+# An idle anon holder in soak/stress that stays for the accounting check.
+in_memcg $CG stress-ng --vm 1 --vm-bytes 16M --vm-hang 0 --quiet &
+holder=$!
+flipper &
+flip_pid=$!
+churner &
+churn_pid=$!
+
+status=0
+echo "soak: stress-ng in $CG (memory.max $CG_MAX, $PARENT $PARENT_MAX) for $SOAK_SECONDS s"
+in_memcg $CG stress-ng --temp-path "$TMP_DIR" --page-in --timeout "${SOAK_SECONDS}s" \
+	--vm 1 --vm-bytes 48M --mmap 1 --mmap-bytes 16M --mmap-file \
+	--madvise 1 --memfd 1 --memfd-bytes 16M --fault 1 --metrics-brief ||
+	{ echo "soak: stress-ng failed (status $?)" >&2; status=1; }
+
+kill -TERM $flip_pid $churn_pid
+wait $flip_pid $churn_pid
+echo "$lru_gen_on" >$LRU_GEN
+sleep 2
+echo "soak: $LRU_GEN $(cat $LRU_GEN); memcgs: $(cd "$CGROOT" && find $PARENT -mindepth 1 -type d | tr '\n' ' ')"
+grep -E '^(pswpin|pswpout|pgmigrate_success|thp_split_page|workingset_refault_(anon|file)) ' /proc/vmstat | tr '\n' ' '
+echo
+
+# Pages of memcg $1 and its descendants on the generations: "anon file".
+gens_pages() {
+	awk -v cg="/$1" '
+		$1 == "memcg" { inside = ($3 == cg || index($3, cg "/") == 1); next }
+		inside && NF == 4 && $1 ~ /^[0-9]+$/ { anon += $3; file += $4 }
+		END { print anon + 0, file + 0 }' $LRU_GEN_DEBUG
+}
+pages() { echo $(($(memcg_stat "$1" "$2") / 1024 / page_kb)); }
+within() { local d=$(($1 - $2)); [ ${d#-} -le $TOLERANCE ]; }
+
+check_memcg() {
+	local cg=$1 bad=0 ga gf af ia ai aa file shmem anon swapc unev lru_f lru_a
+
+	# (no process substitution: the guest has no /dev/fd)
+	read -r ga gf <<<"$(gens_pages "$cg")"
+	af=$(pages "$cg" active_file) ia=$(pages "$cg" inactive_file)
+	aa=$(pages "$cg" active_anon) ai=$(pages "$cg" inactive_anon)
+	file=$(pages "$cg" file) shmem=$(pages "$cg" shmem) anon=$(pages "$cg" anon)
+	swapc=$(pages "$cg" swapcached) unev=$(pages "$cg" unevictable)
+	lru_f=$((af + ia)) lru_a=$((aa + ai))
+	echo "soak: $cg: LRU file $lru_f (active $af), gens file $gf; LRU anon $lru_a (active $aa), gens anon $ga;" \
+		"file $file shmem $shmem anon $anon swapcached $swapc unevictable $unev (pages)"
+	within $lru_f "$gf" || { echo "soak: $cg: active_file + inactive_file $lru_f != generations $gf" >&2; bad=1; }
+	within $lru_a "$ga" || { echo "soak: $cg: active_anon + inactive_anon $lru_a != generations $ga" >&2; bad=1; }
+	# Unevictable pages are on neither list and may be file or anon: they
+	# widen the lower bounds.
+	if [ $lru_f -lt $((file - shmem - unev - TOLERANCE)) ] || [ $lru_f -gt $((file - shmem + TOLERANCE)) ]; then
+		echo "soak: $cg: active_file + inactive_file $lru_f outside [file - shmem - unevictable $((file - shmem - unev)), file - shmem $((file - shmem))]" >&2
+		bad=1
+	fi
+	if [ $lru_a -lt $((anon + shmem - unev - TOLERANCE)) ] || [ $lru_a -gt $((anon + shmem + swapc + TOLERANCE)) ]; then
+		echo "soak: $cg: active_anon + inactive_anon $lru_a outside [anon + shmem - unevictable $((anon + shmem - unev)), anon + shmem + swapcached $((anon + shmem + swapc))]" >&2
+		bad=1
+	fi
+	return $bad
+}
+
+[ "$(pages $CG anon)" -gt 0 ] || echo "soak: note: the holder in $CG has no resident anon pages"
+check_memcg $CG || status=1
+check_memcg $PARENT || status=1
+kill $holder
+wait 2>/dev/null
+exit $status

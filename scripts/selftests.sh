@@ -1,0 +1,128 @@
+#!/bin/bash
+# The kernel's own mm and memcg selftests on ORIG and FG: build the test
+# programs once (from the base tree, against its UAPI headers), build both
+# kernels with the same config ("base selftests"), boot each under QEMU and
+# run the programs there (scripts/guest/selftests.sh), then compare the
+# results test case by test case (scripts/selftests-parity.sh) into
+# build/logs/selftests-parity.md.
+#
+# usage: selftests.sh [LABEL...]     (default: every program of the guest's list)
+#
+# Fails if a test case passing on ORIG does not pass on FG, if a skip
+# differs, or if the FG console shows a kernel problem (OOM-killer reports
+# are expected: test_memcontrol provokes memcg OOMs).
+# Environment: MEM [1G], CPUS [3] (migration needs 3), BOOT_TIMEOUT [1200],
+# SELFTESTS_SKIP_BUILD=1 (reuse the programs and kernels as built).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+S=$HARNESS_ROOT/scripts
+ST=$BUILD_DIR/selftests
+CONFIGS="base selftests"
+MM_PROGS="cow khugepaged split_huge_page_test madv_populate mlock2-tests
+	mlock-random-test migration pagemap_ioctl soft-dirty ksm_tests
+	ksm_functional_tests mkdirty"
+export MEM=${MEM:-1G} CPUS=${CPUS:-3}
+# Two emulated NUMA nodes for migration and ksm_tests -N.
+export EXTRA_CMDLINE="numa=fake=2 ${EXTRA_CMDLINE:-}"
+
+# Libraries the programs link with (migration/ksm_tests: libnuma;
+# mlock-random-test: libcap; cow: liburing, optional upstream, wanted here).
+missing=()
+for need in numa.h:libnuma-dev sys/capability.h:libcap-dev liburing.h:liburing-dev; do
+	[ -e "/usr/include/${need%%:*}" ] || missing+=("${need#*:}")
+done
+[ ${#missing[@]} -eq 0 ] ||
+	die "missing packages: ${missing[*]}; run as root: apt-get install ${missing[*]}"
+
+build_programs() {
+	local src=$ORIG_TREE/tools/testing/selftests targets=() p
+
+	log "building the selftest programs from $ORIG_TREE"
+	mkdir -p "$ST/hdr" "$ST/bin/mm" "$ST/bin/cgroup"
+	make -s -C "$ORIG_TREE" O="$ST/hdr" ARCH=x86_64 headers >/dev/null
+	for p in $MM_PROGS; do targets+=("$ST/bin/mm/$p"); done
+	make -s -C "$src/mm" OUTPUT="$ST/bin/mm" KHDR_INCLUDES="-isystem $ST/hdr/usr/include" \
+		-j"$(nproc)" "${targets[@]}" >/dev/null
+	make -s -C "$src/cgroup" OUTPUT="$ST/bin/cgroup" KHDR_INCLUDES="-isystem $ST/hdr/usr/include" \
+		"$ST/bin/cgroup/test_memcontrol" >/dev/null
+}
+
+# The console minus the memcg OOM-killer reports, which carry a "Call
+# Trace:" by design; anything else (a global OOM too) goes to
+# check-console.sh.
+console_check() { # console_check LOG -> prints a note, fails on problems
+	local log=$1 filtered=$1.filtered
+
+	tr -d '\r' <"$log" | awk '
+		/invoked oom-killer:/ { n = 0; oom = 1 }
+		oom { buf[n++] = $0 }
+		oom && /Memory cgroup out of memory: Killed process/ { oom = 0; next }
+		oom && /Out of memory: Killed process/ {
+			for (i = 0; i < n; i++) print buf[i]
+			oom = 0; next
+		}
+		!oom
+		END { if (oom) for (i = 0; i < n; i++) print buf[i] }' >"$filtered"
+	if "$S/check-console.sh" "$filtered" 2>"$log.problems"; then
+		echo "clean ($(grep -a -c 'invoked oom-killer' "$log" || true) memcg OOM-killer reports)"
+	else
+		echo "KERNEL PROBLEMS (see ${log#"$HARNESS_ROOT"/}.problems)"
+		return 1
+	fi
+}
+
+"$S/mktree.sh"
+SERIES=0 "$S/mktree.sh" --orig
+declare -A kernel
+start=$SECONDS
+for arm in orig fg; do
+	series=1
+	[ $arm = orig ] && series=0
+	# shellcheck disable=SC2086 # a list of fragment names
+	if [ "${SELFTESTS_SKIP_BUILD:-0}" = 1 ]; then
+		kernel[$arm]=$(SERIES=$series "$S/build-kernel.sh" --configure-only $CONFIGS >/dev/null &&
+			echo "$BUILD_DIR/obj/$arm-${CONFIGS// /+}/arch/x86/boot/bzImage")
+	else
+		t0=$SECONDS
+		kernel[$arm]=$(SERIES=$series "$S/build-kernel.sh" $CONFIGS)
+		log "$arm kernel: $((SECONDS - t0)) s"
+	fi
+done
+if [ "${SELFTESTS_SKIP_BUILD:-0}" != 1 ]; then
+	t0=$SECONDS
+	build_programs
+	log "selftest programs: $((SECONDS - t0)) s"
+fi
+log "builds took $((SECONDS - start)) s"
+
+# Own disk images, so that a boot elsewhere in build/ cannot clobber them;
+# reuse the KVM probe's verdict.
+vm=$ST/vm
+mkdir -p "$vm" "$BUILD_DIR/logs"
+[ -f "$BUILD_DIR/kvm-probe" ] && cp "$BUILD_DIR/kvm-probe" "$vm/kvm-probe"
+status=0
+declare -A note
+for arm in orig fg; do
+	out=$ST/out-$arm
+	rm -rf "$out"
+	mkdir -p "$out"
+	con=$BUILD_DIR/logs/selftests-$arm.log
+	t0=$SECONDS
+	rc=0
+	BUILD_DIR=$vm OUT_DIR=$out CONSOLE_LOG=$con QUIET=1 BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200} \
+		"$S/boot.sh" "${kernel[$arm]}" "$S/guest/selftests.sh" "$ST/bin" /mnt/out "$@" || rc=$?
+	log "$arm: guest ran $((SECONDS - t0)) s (status $rc); console: $con"
+	echo "$((SECONDS - t0))" >"$out/wall_s"
+	[ $rc = 0 ] || { log "$arm: the guest failed (status $rc)"; status=1; }
+	if ! note[$arm]=$(console_check "$con"); then
+		[ $arm = fg ] && status=1
+	fi
+	log "$arm console: ${note[$arm]}"
+done
+
+ORIG_CONSOLE_NOTE="${note[orig]}" FG_CONSOLE_NOTE="${note[fg]}" \
+EXTRA_NOTE="Boot to power-off: ORIG $(cat "$ST/out-orig/wall_s") s, FG $(cat "$ST/out-fg/wall_s") s (TCG, $CPUS CPUs, $MEM, numa=fake=2)." \
+	"$S/selftests-parity.sh" "$ST/out-orig" "$ST/out-fg" "$BUILD_DIR/logs/selftests-parity.md" || status=1
+log "report: $BUILD_DIR/logs/selftests-parity.md"
+exit $status
