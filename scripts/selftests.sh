@@ -11,7 +11,8 @@
 # Fails if a test case passing on ORIG does not pass on FG, if a skip
 # differs, or if the FG console shows a kernel problem (OOM-killer reports
 # are expected: test_memcontrol provokes memcg OOMs).
-# Environment: MEM [1G], CPUS [3] (migration needs 3), BOOT_TIMEOUT [1200],
+# Environment: MEM [2G] (khugepaged's collapse_compound_extreme faults in
+# 512 THPs), CPUS [3] (migration needs 3), BOOT_TIMEOUT [1200],
 # SELFTESTS_SKIP_BUILD=1 (reuse the programs and kernels as built).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +23,7 @@ CONFIGS="base selftests"
 MM_PROGS="cow khugepaged split_huge_page_test madv_populate mlock2-tests
 	mlock-random-test migration pagemap_ioctl soft-dirty ksm_tests
 	ksm_functional_tests mkdirty"
-export MEM=${MEM:-1G} CPUS=${CPUS:-3}
+export MEM=${MEM:-2G} CPUS=${CPUS:-3}
 # Two emulated NUMA nodes for migration and ksm_tests -N.
 export EXTRA_CMDLINE="numa=fake=2 ${EXTRA_CMDLINE:-}"
 
