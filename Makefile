@@ -10,15 +10,16 @@
 SHELL := /bin/bash
 CONFIGS ?= base
 SMOKE_SECONDS ?= 60
+SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export build smoke kunit matrix cocci sparse bench bench-quick clean distclean help
+.PHONY: all demo check deps tree export build smoke kunit matrix cocci sparse bench bench-quick selftests soak clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export build smoke kunit matrix cocci sparse bench bench-quick clean distclean"
+	@echo "Targets: demo check deps tree export build smoke kunit matrix cocci sparse bench bench-quick selftests soak clean distclean"
 
 deps:
 	@scripts/deps.sh
@@ -70,6 +71,15 @@ bench: deps
 # on every arm (about 90 s once both kernels are built).
 bench-quick: deps
 	@bench/check-quick.sh
+
+# The kernel's mm and memcg selftests on ORIG and FG, with a parity report
+# (build/logs/selftests-parity.md); docs/selftests.md.  Not in make check yet.
+selftests: deps
+	@scripts/selftests.sh
+
+# stress-ng soak of the debug kernel with lru_gen flips and memcg churn.
+soak: deps
+	@scripts/soak.sh $(SOAK_SECONDS)
 
 # Remove build outputs, keep the kernel tree.
 clean:

@@ -82,7 +82,7 @@ parse() { # parse ARM DIR
 # guest script): a row of theirs that passes on ORIG and fails on FG is
 # reported, but does not fail the run.  "LABEL|reason".
 FLAKY=(
-	"ksm_tests-N1|fails in about 1 try of 3 on ORIG as well (ksmd leaves the two pages volatile within the test's two full scans); FG failed more often in our runs (9 of 16 tries vs 4 of 12): worth a look"
+	"ksm_tests-N1|fails in about 1 run of 4 on ORIG as well (ksmd leaves the two pages volatile within the test's two full scans); FG fails more often: 28 of 70 runs vs 16 of 70 on ORIG, see docs/selftests.md"
 )
 
 flaky_list=$(printf '%s\n' "${FLAKY[@]}")
