@@ -31,6 +31,7 @@ step() {
 }
 
 step harness-selftest "$S/selftest.sh" || true
+step parity-selftest "$S/selftests-parity-selftest.sh" || true
 if step series-applies "$S/mktree.sh"; then
 	step checkpatch "$S/checkpatch.sh" || true
 	step export-reproducible "$S/check-export.sh" || true
