@@ -68,12 +68,14 @@ bench: deps
 	@bench/run-zipf.sh bench/results/$$(date +%F)-$$(basename $${BENCH_CONF:-zipf.conf} .conf).md
 
 # Pipeline check of the Zipf benchmark: bound's unit tests + bench/quick.conf
-# on every arm (about 90 s once both kernels are built).
+# on every arm (about 90 s once both kernels are built); make check runs it
+# with BENCH_CONFIGS="base selftests".
 bench-quick: deps
 	@bench/check-quick.sh
 
 # The kernel's mm and memcg selftests on ORIG and FG, with a parity report
-# (build/logs/selftests-parity.md); docs/selftests.md.  Not in make check yet.
+# (build/logs/selftests-parity.md); docs/selftests.md.  make check runs a
+# subset (SELFTESTS_CHECK in scripts/check.sh).
 selftests: deps
 	@scripts/selftests.sh
 

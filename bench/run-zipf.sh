@@ -4,7 +4,9 @@
 # headline, next to the miss-ratio bounds of the recorded stream; each
 # arm's multiple of the bounds; refaults per read; IOPS) and a PNG plot.
 # usage: run-zipf.sh [--report-only] [REPORT.md]
-# Parameters: BENCH_CONF [bench/zipf.conf], e.g. bench/quick.conf.
+# Parameters: BENCH_CONF [bench/zipf.conf], e.g. bench/quick.conf;
+# BENCH_CONFIGS ["base"]: the config fragments of both kernels (make check
+# passes "base selftests" to reuse the kernels of its selftest parity step).
 # The plot goes next to REPORT.md (REPORT.png), or to build/logs/ when
 # the report goes to stdout.  --report-only rewrites the report and plot
 # from the last run's results.
@@ -14,6 +16,7 @@ BENCH_CONF=$(realpath "${BENCH_CONF:-$HARNESS_ROOT/bench/zipf.conf}")
 . "$BENCH_CONF"
 . "$HARNESS_ROOT/bench/zipf-job.sh"
 name=$(basename "$BENCH_CONF" .conf)
+read -ra kconfigs <<<"${BENCH_CONFIGS:-base}"
 
 report_only=0
 if [ "${1:-}" = --report-only ]; then
@@ -62,7 +65,7 @@ if [ $report_only = 0 ]; then
 	for arm in "${arms[@]}"; do
 		arm_kernel "$arm"
 		[ -n "${kernel[$series]:-}" ] ||
-			kernel[$series]=$(SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" base)
+			kernel[$series]=$(SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" "${kconfigs[@]}")
 	done
 	for rep in $(seq 1 "$REPEATS"); do
 		# Rotate the arm order by one per repeat: no arm always goes first.
@@ -93,7 +96,7 @@ if [ $report_only = 0 ]; then
 	done
 fi
 
-awk -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v arms="$ARMS" -v thetas="$THETAS" \
+awk -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="${kconfigs[*]}" -v arms="$ARMS" -v thetas="$THETAS" \
 	-v date="$(date -u +%Y-%m-%d)" -v plot="${plot##*/}" -v params="$(grep -v '^#' "$BENCH_CONF" | sed 's/ *#.*//; /^$/d')" \
 	-v job="$(zipf_job THETA SEED LOOPS; echo "fio ${job[*]} --ioengine=$IOENGINE --minimal")" \
 	-v qemu="$(sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$logs/bench-$name-fg.log.cmd" 2>/dev/null || true)" \

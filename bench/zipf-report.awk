@@ -1,7 +1,7 @@
 # The Markdown report of bench/run-zipf.sh, from its results file:
 #   arm=A rep=R release=K theta=T reads=N disk_pages=P refaults=F iops=I file=BYTES
 #   bound theta=T capacity=C refs=N ... static_miss_ratio=S min_miss_ratio=M minw_miss_ratio=W
-# Variables (-v): conf, arms, thetas, date, params, job, qemu, plot.
+# Variables (-v): conf, kconfigs, arms, thetas, date, params, job, qemu, plot.
 # Cells are medians over the repeats: "median [min-max] (+x% vs ORIG)".
 
 function kv(   i, p) {
@@ -74,7 +74,8 @@ END {
 	n = split(params, p, "\n")
 	for (i = 1; i <= n; i++) printf "    %s\n", p[i]
 	printf "\nKernels:"
-	for (i = 1; i <= na; i++) printf " %s %s%s", a[i], rel[a[i]], i < na ? ";" : ".\n"
+	for (i = 1; i <= na; i++) printf " %s %s%s", a[i], rel[a[i]], i < na ? ";" : ""
+	printf " (config fragments: %s).\n", kconfigs
 	printf "QEMU (TCG): `%s`\n\n", qemu
 	printf "fio job (warm-up: SEED=WARMUP_SEED, LOOPS=WARMUP_LOOPS; window: WINDOW_*):\n`%s`\n\n", job
 	printf "Method: per θ, drop caches, an untimed warm-up, then the timed window: the same job "

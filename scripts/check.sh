@@ -8,6 +8,14 @@ set -euo pipefail
 
 S=$HARNESS_ROOT/scripts
 SMOKE_SECONDS=${SMOKE_SECONDS:-60}
+# The selftests that make check runs on ORIG and FG (labels of
+# scripts/guest/selftests.sh), about 100 s per arm under TCG. Left to
+# make selftests: cow (26 s), migration (40 s, a fixed run time) and
+# ksm_tests -N (two NUMA nodes; -N -m 1 is flaky on both arms).
+SELFTESTS_CHECK=${SELFTESTS_CHECK:-"khugepaged-anon khugepaged-shmem split_huge_page_test
+	madv_populate mlock2-tests mlock-random-test pagemap_ioctl soft-dirty
+	ksm_tests-M ksm_tests-U ksm_tests-Z0 ksm_tests-Z1 ksm_tests-H mkdirty
+	test_memcontrol"}
 mkdir -p "$BUILD_DIR/logs"
 passed=0
 failed=0
@@ -44,6 +52,16 @@ if step series-applies "$S/mktree.sh"; then
 		step boot-accounting "$S/boot-test.sh" accounting \
 			"$S/guest/accounting.sh" --fg || true
 		step boot-refs-api "$S/refs-api.sh" || true
+	fi
+	# ORIG and FG built alike ("base selftests"), for the steps that compare
+	# the two: the kernel's own selftests, a subset of make selftests (see
+	# SELFTESTS_CHECK), and the benchmark's quick mode (bench/quick.conf).
+	if step build-orig-fg "$S/selftests.sh" --build-only; then
+		# shellcheck disable=SC2086 # a list of labels
+		step selftests-parity env SELFTESTS_SKIP_BUILD=1 \
+			"$S/selftests.sh" $SELFTESTS_CHECK || true
+		step bench-quick env BENCH_CONFIGS="base selftests" \
+			"$HARNESS_ROOT/bench/check-quick.sh" || true
 	fi
 else
 	failed=$((failed + 1))

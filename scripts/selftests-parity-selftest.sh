@@ -90,5 +90,20 @@ arm "$tmp/fgbetter/o" p 1 'not ok 1 a\n'
 arm "$tmp/fgbetter/f" p 0 'ok 1 a\n'
 expect fgbetter 0
 
+# A flaky test case (FLAKY's "LABEL|case|reason" form) and the exit
+# status it causes do not gate; another failing case of the same program
+# does, and so does its exit status.
+arm "$tmp/flakyrow/o" test_memcontrol 0 'ok 1 a\nok 2 test_memcg_min\nok 3 c\n'
+arm "$tmp/flakyrow/f" test_memcontrol 1 'ok 1 a\nnot ok 2 test_memcg_min\nok 3 c\n'
+expect flakyrow 0
+grep -q '| test_memcontrol | - | .* | pass | fail | not gating' "$tmp/flakyrow/r.md" ||
+	{ echo "FAIL: flakyrow: exit status row gated"; failures=$((failures + 1)); }
+
+arm "$tmp/flakyplus/o" test_memcontrol 0 'ok 1 a\nok 2 test_memcg_min\nok 3 c\n'
+arm "$tmp/flakyplus/f" test_memcontrol 1 'ok 1 a\nnot ok 2 test_memcg_min\nnot ok 3 c\n'
+expect flakyplus 1
+grep -q '| test_memcontrol | - | .* | pass | fail | REGRESSION |' "$tmp/flakyplus/r.md" ||
+	{ echo "FAIL: flakyplus: exit status row not a regression"; failures=$((failures + 1)); }
+
 echo "$((checks - failures)) passed, $failures failed"
 [ $failures = 0 ]

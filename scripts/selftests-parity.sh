@@ -11,7 +11,7 @@
 #
 # Fails (exit 1) if a row that passes on ORIG does not pass on FG, or a
 # row skips on one arm but not on the other, or FG lacks a row ORIG has,
-# except for the programs in FLAKY.  Rows failing on both arms are
+# except for the tests in FLAKY.  Rows failing on both arms are
 # "known" (reasons in KNOWN below).  A program the guest ran more than once
 # (LABEL.tryN.tap) counts each row at its best result over the tries.
 # Environment: ORIG_CONSOLE_NOTE, FG_CONSOLE_NOTE (one line each, from the
@@ -78,11 +78,15 @@ parse() { # parse ARM DIR
 	done <"$dir/labels"
 }
 
-# Programs that fail intermittently on ORIG too (after the retries of the
+# Tests that fail intermittently on ORIG too (after the retries of the
 # guest script): a row of theirs that passes on ORIG and fails on FG is
-# reported, but does not fail the run.  "LABEL|reason".
+# reported, but does not fail the run.  "LABEL|reason" for every row of a
+# program, "LABEL|substring of the test case|reason" for one row; then the
+# program's exit status does not gate either, unless another row of it
+# regressed.
 FLAKY=(
-	"ksm_tests-N1|fails in about 1 run of 4 on ORIG as well (ksmd leaves the two pages volatile within the test's two full scans); FG fails more often: 28 of 70 runs vs 16 of 70 on ORIG, see docs/selftests.md"
+	"ksm_tests-N1|fails on ORIG as well (ksmd leaves the two pages volatile within the test's two full scans), more often on FG: 33 of 130 runs vs 16 of 130 on ORIG, see docs/selftests.md"
+	"test_memcontrol|test_memcg_min|fails on ORIG as well, more often: 4 of 8 runs in one boot vs 2 of 8 on FG, see docs/selftests.md"
 )
 
 flaky_list=$(printf '%s\n' "${FLAKY[@]}")
@@ -112,11 +116,22 @@ function verdict(o, f) {
 	if (f == "pass") return "FG passes"
 	return "known"
 }
+function flaky_row(label, desc,   i, f) {
+	for (i = 1; i <= nflakyrow; i++) {
+		split(flakyrow[i], f, "|")
+		if (f[1] == label && index(desc, f[2])) return f[3]
+	}
+	return ""
+}
 function sortkey(key) { return key == "exit" ? "999999" : key }
 BEGIN {
 	nknown = split(known, kl, "\n"); if (kl[nknown] == "") nknown--
 	nf = split(flakylist, fl, "\n")
-	for (i = 1; i <= nf; i++) if (fl[i] != "") { split(fl[i], ff, "|"); gateless[ff[1]] = ff[2] }
+	for (i = 1; i <= nf; i++) {
+		if (fl[i] == "") continue
+		if (split(fl[i], ff, "|") == 2) gateless[ff[1]] = ff[2]
+		else flakyrow[++nflakyrow] = fl[i]
+	}
 	rank["pass"] = 4; rank["skip"] = 3; rank["fail"] = 2; rank["timeout"] = 1
 }
 $1 == "time" {
@@ -162,9 +177,15 @@ END {
 				if (s != "missing" && ntry[arm, k] < tries[arm, l]) flaky[arm, k] = 1
 			}
 			v = verdict(o, f)
+			# The exit status row comes last: it does not gate if only
+			# flaky rows of the program regressed.
 			if (v == "REGRESSION" && (l in gateless)) v = "not gating: " gateless[l]
-			if (v == "REGRESSION") { bad++; regress++ }
-			if (v == "SKIP DIFFERS") { bad++; skipdiff++ }
+			else if (v == "REGRESSION" && order[a] != "exit" && (r = flaky_row(l, desc[k])) != "") {
+				v = "not gating: " r; soft[l]++
+			} else if (v == "REGRESSION" && order[a] == "exit" && soft[l] && !hard[l])
+				v = "not gating: only flaky test cases above failed"
+			if (v == "REGRESSION") { bad++; regress++; hard[l]++ }
+			if (v == "SKIP DIFFERS") { bad++; skipdiff++; hard[l]++ }
 			if (v == "known" || v == "FG passes") {
 				r = reason(l, desc[k])
 				if (r != "") v = v ": " r

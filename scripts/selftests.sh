@@ -7,6 +7,7 @@
 # build/logs/selftests-parity.md.
 #
 # usage: selftests.sh [LABEL...]     (default: every program of the guest's list)
+#        selftests.sh --build-only  (both kernels and the programs; no boot)
 #
 # Fails if a test case passing on ORIG does not pass on FG, if a skip
 # differs, or if the FG console shows a kernel problem (OOM-killer reports
@@ -16,6 +17,11 @@
 # SELFTESTS_SKIP_BUILD=1 (reuse the programs and kernels as built).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+build_only=0
+if [ "${1:-}" = --build-only ]; then
+	build_only=1
+	shift
+fi
 
 S=$HARNESS_ROOT/scripts
 ST=$BUILD_DIR/selftests
@@ -96,6 +102,7 @@ if [ "${SELFTESTS_SKIP_BUILD:-0}" != 1 ]; then
 	log "selftest programs: $((SECONDS - t0)) s"
 fi
 log "builds took $((SECONDS - start)) s"
+[ $build_only = 0 ] || exit 0
 
 # Own disk images, so that a boot elsewhere in build/ cannot clobber them;
 # reuse the KVM probe's verdict.

@@ -40,6 +40,15 @@ lru_gen_min_seq() { memcg_gens $CG | awk 'NR == 1 { print $1 }'; }
 lru_gen_max_seq() { memcg_gens $CG | awk 'END { print $1 }'; }
 page_kb=$(($(getconf PAGESIZE) / 1024))
 pages() { echo $(($(memcg_stat $CG "$1") / 1024 / page_kb)); }
+# The memcg's file LRU sizes and the file pages on its generations: sets
+# active, inactive, gens and diff = active + inactive - gens (pages).
+read_sums() {
+	active=$(pages active_file)
+	inactive=$(pages inactive_file)
+	gens=$(lru_gen_file_pages)
+	diff=$((active + inactive - gens))
+}
+beyond() { [ "${1#-}" -gt "$2" ]; } # beyond N LIMIT: |N| > LIMIT
 
 status=0
 active0=$(pages active_file)
@@ -47,17 +56,13 @@ for i in $(seq 0 $AGINGS); do
 	if [ "$i" -gt 0 ]; then
 		echo "+ $memcg_id 0 $(lru_gen_max_seq)" >$LRU_GEN_DEBUG
 	fi
-	active=$(pages active_file)
-	inactive=$(pages inactive_file)
-	gens=$(lru_gen_file_pages)
-	diff=$((active + inactive - gens))
+	read_sums
 	echo "accounting: aging $i: seq $(lru_gen_min_seq)-$(lru_gen_max_seq) active_file $active inactive_file $inactive generations $gens (diff $diff)"
-	if [ ${diff#-} -gt $TOLERANCE ]; then
+	if beyond $diff $TOLERANCE; then
 		echo "accounting: active + inactive differs from the generations by $diff pages" >&2
 		status=1
 	fi
-	if [ $fg = 1 ] && [ "$i" = 1 ] &&
-		{ [ $((active - active0)) -gt $TOLERANCE ] || [ $((active0 - active)) -gt $TOLERANCE ]; }; then
+	if [ $fg = 1 ] && [ "$i" = 1 ] && beyond $((active - active0)) $TOLERANCE; then
 		echo "accounting: the first aging changed active_file by $((active - active0)) pages" >&2
 		status=1
 	fi
@@ -97,23 +102,20 @@ ager & a=$!
 worst=0
 for i in $(seq $SAMPLES); do
 	sleep 0.5
-	diff=$(($(pages active_file) + $(pages inactive_file) - $(lru_gen_file_pages)))
-	if [ ${diff#-} -gt ${worst#-} ]; then worst=$diff; fi
+	read_sums
+	if beyond $diff ${worst#-}; then worst=$diff; fi
 done
 seqs="$(lru_gen_min_seq)-$(lru_gen_max_seq)"
 kill $r1 $r2 $a
 wait 2>/dev/null || true
 sleep 1
-active=$(pages active_file)
-inactive=$(pages inactive_file)
-gens=$(lru_gen_file_pages)
-diff=$((active + inactive - gens))
+read_sums
 echo "accounting: under load: $SAMPLES samples, worst diff $worst, seq $seqs; after: active_file $active inactive_file $inactive generations $gens (diff $diff)"
-if [ ${worst#-} -gt $LOAD_TOLERANCE ]; then
+if beyond $worst $LOAD_TOLERANCE; then
 	echo "accounting: under load, active + inactive differed from the generations by $worst pages" >&2
 	status=1
 fi
-if [ ${diff#-} -gt $TOLERANCE ]; then
+if beyond $diff $TOLERANCE; then
 	echo "accounting: after the load, active + inactive differs from the generations by $diff pages" >&2
 	status=1
 fi
