@@ -12,6 +12,9 @@ set -euo pipefail
 command -v spatch >/dev/null || die "spatch not found: install Debian's coccinelle (make deps)"
 # Debian's python3 has what the semantic patches' Python scripts import
 PATH=/usr/bin:$PATH
+# deref_null.cocci overflows the default 8 MiB stack on mm/ files (spatch
+# prints the exception as output, which would count as a new report)
+ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"
 "$HARNESS_ROOT/scripts/mktree.sh"
 files=$(git -C "$TREE" diff --name-only --diff-filter=AM "$BASE_TAG" "$SERIES_BRANCH" -- '*.c')
 [ -n "$files" ] || { log "the series touches no .c file"; exit 0; }
@@ -27,12 +30,13 @@ while read -r c; do
 done < <(find "$TREE/scripts/coccinelle" -name '*.cocci' | sort)
 [ ${#skipped[@]} = 0 ] || log "skipped (OCaml scripting): ${skipped[*]}"
 
-# reports SRC: every report of every semantic patch on $files, without line
-# numbers, so that code moved by the series does not count as new
+# reports SRC FILES: every report of every semantic patch on FILES (a
+# list), without line numbers, so that code moved by the series does not
+# count as new; spatch spreads the files over the CPUs, as coccicheck does
 reports() {
 	local src=$1 c opts f present=()
 
-	for f in $files; do
+	for f in $2; do
 		[ -f "$src/$f" ] && present+=("$f")
 	done
 	[ ${#present[@]} -gt 0 ] || return 0
@@ -41,6 +45,7 @@ reports() {
 		opts=$(sed -n 's|^// *Options: *||p' "$c")
 		# shellcheck disable=SC2086 # $opts is a list of options
 		(cd "$src" && spatch -D report --no-show-diff --very-quiet \
+			--jobs "$(nproc)" --chunksize 1 \
 			--cocci-file "$c" $opts -I include -I arch/x86/include \
 			-I include/uapi "${present[@]}" 2>&1) |
 			sed -E "s|^\./||; s|^([^:]+):[0-9]+:[0-9]+-[0-9]+:|\1:|; s|^([^:]+):[0-9]+:|\1:|" |
@@ -48,11 +53,13 @@ reports() {
 	done | sort -u
 }
 
-tip=$(reports "$TREE")
+tip=$(reports "$TREE" "$files")
 new=$tip
 if [ -n "$tip" ]; then
+	# the base only for the files with a report at the tip
 	bisect_worktree
-	new=$(comm -23 <(printf '%s\n' "$tip") <(reports "$BISECT_TREE"))
+	new=$(comm -23 <(printf '%s\n' "$tip") \
+		<(reports "$BISECT_TREE" "$(sed 's/^[^:]*: //; s/:.*//' <<<"$tip" | sort -u)"))
 fi
 log "${#cocci[@]} semantic patches on $(wc -w <<<"$files") files: $(grep -c . <<<"$tip" || true) reports at the tip"
 [ -z "$tip" ] || printf '    %s\n' "$tip" >&2
