@@ -84,6 +84,12 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.fragments" 2>/dev/null)" != "$stam
 	"${kmake[@]}" -s olddefconfig
 	check_config || die "kernel config $name is missing requested options"
 	echo "$stamp" >"$obj/.fragments"
+else
+	# The tree may have new options since (e.g. a patch adds a Kconfig
+	# symbol): give them their defaults now, or the build would ask for
+	# them on a terminal that is not there.
+	"${kmake[@]}" -s olddefconfig
+	check_config || die "kernel config $name is missing requested options"
 fi
 
 [ $configure_only = 1 ] && exit 0
