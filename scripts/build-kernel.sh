@@ -81,16 +81,13 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.fragments" 2>/dev/null)" != "$stam
 	log "configuring $obj"
 	"${kmake[@]}" -s tinyconfig >/dev/null
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null)
-	"${kmake[@]}" -s olddefconfig
-	check_config || die "kernel config $name is missing requested options"
-	echo "$stamp" >"$obj/.fragments"
-else
-	# The tree may have new options since (e.g. a patch adds a Kconfig
-	# symbol): give them their defaults now, or the build would ask for
-	# them on a terminal that is not there.
-	"${kmake[@]}" -s olddefconfig
-	check_config || die "kernel config $name is missing requested options"
 fi
+# Also for a reused config: the tree may have new options since (e.g. a
+# patch adds a Kconfig symbol), which get their defaults here instead of a
+# question on a terminal that is not there.
+"${kmake[@]}" -s olddefconfig
+check_config || die "kernel config $name is missing requested options"
+echo "$stamp" >"$obj/.fragments"
 
 [ $configure_only = 1 ] && exit 0
 log "building $(arm_name) kernel ($name) in $obj"

@@ -9,7 +9,8 @@ set -euo pipefail
 S=$HARNESS_ROOT/scripts
 SMOKE_SECONDS=${SMOKE_SECONDS:-60}
 # The selftests that make check runs on ORIG and FG (labels of
-# scripts/guest/selftests.sh), about 100 s per arm under TCG. Left to
+# scripts/guest/selftests.sh): 67-75 s of guest time per arm under TCG
+# (selftests-parity step 157-161 s with both boots). Left to
 # make selftests: cow (26 s), migration (40 s, a fixed run time) and
 # ksm_tests -N (two NUMA nodes; -N -m 1 is flaky on both arms).
 SELFTESTS_CHECK=${SELFTESTS_CHECK:-"khugepaged-anon khugepaged-shmem split_huge_page_test

@@ -43,6 +43,13 @@ expect() {
 	fi
 }
 
+# expect_row NAME PATTERN WHAT: the report of NAME has a line matching
+# PATTERN (grep), else WHAT went wrong.
+expect_row() {
+	grep -q -- "$2" "$tmp/$1/r.md" ||
+		{ echo "FAIL: $1: $3"; failures=$((failures + 1)); }
+}
+
 base='TAP version 13\n1..3\nok 1 a\nok 2 # SKIP no hugetlb\nok 3 c # SKIP no numa\n'
 arm "$tmp/same/o" p 0 "$base"
 arm "$tmp/same/f" p 0 "$base"
@@ -51,8 +58,7 @@ expect same 0
 arm "$tmp/known/o" p 1 'ok 1 a\nnot ok 2 b\n'
 arm "$tmp/known/f" p 1 'ok 1 a\nnot ok 2 b\n'
 expect known 0
-grep -q '| p | 2 | b | fail | fail | known |' "$tmp/known/r.md" ||
-	{ echo "FAIL: known: row not reported as known"; failures=$((failures + 1)); }
+expect_row known '| p | 2 | b | fail | fail | known |' "row not reported as known"
 
 arm "$tmp/regress/o" p 0 'ok 1 a\nok 2 b\n'
 arm "$tmp/regress/f" p 1 'ok 1 a\nnot ok 2 b\n'
@@ -77,14 +83,12 @@ expect timeout 1
 arm "$tmp/retry/o" p 0 'ok 1 a\nok 2 b\nok 3 c\n'
 arm "$tmp/retry/f" p 1,0 'ok 1 a\nnot ok 2 b\nBail out!\n' 'ok 1 a\nok 2 b\nok 3 c\n'
 expect retry 0
-grep -q 'flaky on FG' "$tmp/retry/r.md" ||
-	{ echo "FAIL: retry: flaky row not marked"; failures=$((failures + 1)); }
+expect_row retry 'flaky on FG' "flaky row not marked"
 
 arm "$tmp/xfail/o" p 0 'ok 1 # XFAIL vmsplice\n'
 arm "$tmp/xfail/f" p 0 'ok 1 # XFAIL vmsplice\n'
 expect xfail 0
-grep -q '| p | 1 | vmsplice | pass | pass | same |' "$tmp/xfail/r.md" ||
-	{ echo "FAIL: xfail: not read as a pass named vmsplice"; failures=$((failures + 1)); }
+expect_row xfail '| p | 1 | vmsplice | pass | pass | same |' "not read as a pass named vmsplice"
 
 arm "$tmp/fgbetter/o" p 1 'not ok 1 a\n'
 arm "$tmp/fgbetter/f" p 0 'ok 1 a\n'
@@ -96,14 +100,12 @@ expect fgbetter 0
 arm "$tmp/flakyrow/o" test_memcontrol 0 'ok 1 a\nok 2 test_memcg_min\nok 3 c\n'
 arm "$tmp/flakyrow/f" test_memcontrol 1 'ok 1 a\nnot ok 2 test_memcg_min\nok 3 c\n'
 expect flakyrow 0
-grep -q '| test_memcontrol | - | .* | pass | fail | not gating' "$tmp/flakyrow/r.md" ||
-	{ echo "FAIL: flakyrow: exit status row gated"; failures=$((failures + 1)); }
+expect_row flakyrow '| test_memcontrol | - | .* | pass | fail | not gating' "exit status row gated"
 
 arm "$tmp/flakyplus/o" test_memcontrol 0 'ok 1 a\nok 2 test_memcg_min\nok 3 c\n'
 arm "$tmp/flakyplus/f" test_memcontrol 1 'ok 1 a\nnot ok 2 test_memcg_min\nnot ok 3 c\n'
 expect flakyplus 1
-grep -q '| test_memcontrol | - | .* | pass | fail | REGRESSION |' "$tmp/flakyplus/r.md" ||
-	{ echo "FAIL: flakyplus: exit status row not a regression"; failures=$((failures + 1)); }
+expect_row flakyplus '| test_memcontrol | - | .* | pass | fail | REGRESSION |' "exit status row not a regression"
 
 echo "$((checks - failures)) passed, $failures failed"
 [ $failures = 0 ]
