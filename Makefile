@@ -13,13 +13,13 @@ SMOKE_SECONDS ?= 60
 SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export build smoke kunit matrix cocci sparse bench bench-quick selftests soak clean distclean help
+.PHONY: all demo check deps tree export build smoke kunit matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export build smoke kunit matrix cocci sparse bench bench-quick selftests soak clean distclean"
+	@echo "Targets: demo check deps tree export build smoke kunit matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
 
 deps:
 	@scripts/deps.sh
@@ -63,9 +63,15 @@ cocci: deps
 sparse: deps
 	@scripts/check-sparse.sh
 
-# CLRU/ORIG/FG fio Zipf A/B run; BENCH_CONF=bench/cached.conf for the hot path.
+# One CLRU/ORIG/FG benchmark into bench/results/DATE-NAME.md: BENCH_CONF=
+# bench/zipf.conf (default), sweep, mixed, sqlite, pgbench, ... (bench/README.md).
+BENCH_CONF ?= bench/zipf.conf
 bench: deps
-	@bench/run-zipf.sh bench/results/$$(date +%F)-$$(basename $${BENCH_CONF:-zipf.conf} .conf).md
+	@bench/run-all.sh --no-summary $(BENCH_CONF)
+
+# The whole suite, one report each plus bench/results/DATE-summary.md.
+bench-all: deps
+	@bench/run-all.sh
 
 # Pipeline check of the Zipf benchmark: bound's unit tests + bench/quick.conf
 # on every arm (about 90 s once both kernels are built); make check runs it

@@ -14,9 +14,15 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 BENCH_CONF=$(realpath "${BENCH_CONF:-$HARNESS_ROOT/bench/zipf.conf}")
 . "$BENCH_CONF"
+. "$HARNESS_ROOT/bench/lib.sh"
 . "$HARNESS_ROOT/bench/zipf-job.sh"
 name=$(basename "$BENCH_CONF" .conf)
 read -ra kconfigs <<<"${BENCH_CONFIGS:-base}"
+memcgs=${MEMCG_SIZES:-$MEMCG_MB}
+# With mmap and fault read-around, one fault reads several pages: the disk
+# pages per read are no demand-miss ratio, and the bounds do not apply.
+bounds_apply=1
+[ "$IOENGINE" = mmap ] && [ "$FADVISE_HINT" = 0 ] && bounds_apply=0
 
 report_only=0
 if [ "${1:-}" = --report-only ]; then
@@ -33,19 +39,9 @@ results=$logs/bench-$name.results
 bound=$HARNESS_ROOT/bench/bound/bound
 mkdir -p "$logs"
 
-# An arm's kernel (SERIES=0: base, 1: base + series) and lru_gen setting.
-arm_kernel() {
-	case $1 in
-	clru) series=0 lru_gen=0 ;;
-	orig) series=0 lru_gen=7 ;;
-	fg) series=1 lru_gen=7 ;;
-	*) die "unknown arm $1 ($BENCH_CONF)" ;;
-	esac
-}
-
 # Record the warm-up and window streams of THETA on the host (fio's null
-# engine, the guest's job) and print bound's line for a cache of C pages.
-bound_line() { # bound_line THETA C
+# engine, the guest's job): bench-NAME-THETA-{warm,window}.iolog.
+record_streams() { # record_streams THETA
 	local part seed loops
 	for part in warm window; do
 		if [ $part = warm ]; then seed=$WARMUP_SEED loops=$WARMUP_LOOPS; else seed=$WINDOW_SEED loops=$WINDOW_LOOPS; fi
@@ -54,56 +50,37 @@ bound_line() { # bound_line THETA C
 		fio "${job[@]}" --ioengine=null --write_iolog="$logs/bench-$name-$1-$part.iolog" \
 			--minimal >/dev/null
 	done
-	"$bound" -c "$2" -W "$logs/bench-$name-$1-warm.iolog" "$logs/bench-$name-$1-window.iolog"
 }
 
 if [ $report_only = 0 ]; then
 	: >"$results"
 	make -s -C "$HARNESS_ROOT/bench/bound" bound >&2
-	read -ra arms <<<"$ARMS"
-	declare -A kernel
-	for arm in "${arms[@]}"; do
-		arm_kernel "$arm"
-		[ -n "${kernel[$series]:-}" ] ||
-			kernel[$series]=$(SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" "${kconfigs[@]}")
-	done
-	for rep in $(seq 1 "$REPEATS"); do
-		# Rotate the arm order by one per repeat: no arm always goes first.
-		for i in "${!arms[@]}"; do
-			arm=${arms[(i + rep - 1) % ${#arms[@]}]}
-			arm_kernel "$arm"
-			log="$logs/bench-$name-$arm.log"
-			log "repeat $rep/$REPEATS: $arm"
-			# shellcheck disable=SC2086 # THETAS: a list
-			CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS QUIET=1 \
-				"$HARNESS_ROOT/scripts/boot.sh" "${kernel[$series]}" \
-				"$HARNESS_ROOT/bench/guest/zipf.sh" "$BENCH_CONF" "$lru_gen" $THETAS ||
-				die "arm $arm failed in the guest; console: $log"
-			"$HARNESS_ROOT/scripts/check-console.sh" "$log"
-			release=$(tr -d '\r' <"$log" | sed -n 's/^kernel \([^ ]*\) lru_gen.*/\1/p')
-			tr -d '\r' <"$log" |
-				sed -n "s/^RESULT /arm=$arm rep=$rep release=$release /p" >>"$results"
-		done
-	done
-	# The bound's cache: the largest page cache any arm held at the end of
-	# a window (memory.stat "file", bytes), in pages.
+	# shellcheck disable=SC2086 # THETAS: a list
+	run_arms "$name" "$results" "${kconfigs[*]}" "$HARNESS_ROOT/bench/guest/zipf.sh" $THETAS
+	# Per point, the bound's cache: the largest page cache any arm held
+	# at the end of a window (memory.stat "file", bytes), in pages.
 	for theta in $THETAS; do
-		c=$(awk -v t="$theta" '$1 ~ /^arm=/ && index($0, " theta=" t " ") {
-			for (i = 1; i <= NF; i++) if ($i ~ /^file=/) { f = substr($i, 6) / 4096; if (f > c) c = f }
-		} END { print int(c) }' "$results")
-		[ "$c" -gt 0 ] || die "no page cache size for theta=$theta in $results"
-		echo "bound theta=$theta $(bound_line "$theta" "$c")" >>"$results"
+		record_streams "$theta"
+		for memcg in $memcgs; do
+			c=$(awk -v p=" theta=$theta memcg=$memcg " '$1 ~ /^arm=/ && index($0, p) {
+				for (i = 1; i <= NF; i++) if ($i ~ /^file=/) { f = substr($i, 6) / 4096; if (f > c) c = f }
+			} END { print int(c) }' "$results")
+			[ "$c" -gt 0 ] || die "no page cache size for theta=$theta memcg=$memcg in $results"
+			echo "bound theta=$theta memcg=$memcg $("$bound" -c "$c" -W \
+				"$logs/bench-$name-$theta-warm.iolog" "$logs/bench-$name-$theta-window.iolog")" >>"$results"
+		done
 	done
 fi
 
 awk -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="${kconfigs[*]}" -v arms="$ARMS" -v thetas="$THETAS" \
+	-v memcgs="$memcgs" -v data_mb="$DATA_MB" -v bounds_apply="$bounds_apply" \
 	-v date="$(date -u +%Y-%m-%d)" -v plot="${plot##*/}" -v params="$(grep -v '^#' "$BENCH_CONF" | sed 's/ *#.*//; /^$/d')" \
 	-v job="$(zipf_job THETA SEED LOOPS; echo "fio ${job[*]} --ioengine=$IOENGINE --minimal")" \
 	-v qemu="$(sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$logs/bench-$name-fg.log.cmd" 2>/dev/null || true)" \
-	-f "$HARNESS_ROOT/bench/zipf-report.awk" "$results" >"$report"
+	-f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/zipf-report.awk" "$results" >"$report"
 # Debian's python3 (python3-matplotlib), not whatever python3 is first in PATH.
 if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
-	/usr/bin/python3 "$HARNESS_ROOT/bench/plot.py" "$results" "$plot" "$ARMS" "$name"
+	/usr/bin/python3 "$HARNESS_ROOT/bench/plot.py" "$results" "$plot" "$ARMS" "$name" "$DATA_MB" "$bounds_apply"
 else
 	log "no plot: python3-matplotlib is missing (make deps)"
 fi

@@ -23,3 +23,11 @@ zipf_job() {
 		--random_distribution="zipf:$1:$ZIPF_CENTER" --randrepeat=0 --randseed="$2"
 		--number_ios="$NUMBER_IOS" --loops="$3")
 }
+
+# In the guest: fio's binary and libraries come over 9p; fault them in
+# outside the memcg (with a file of their own, in directory $1) so that
+# the memcg's page cache is the data's.
+preload_fio() {
+	fio --name=preload --filename="$1/preload.dat" --size=1M --rw=randread \
+		--bs=4k --ioengine="$IOENGINE" --random_distribution=zipf:1.2 --minimal >/dev/null
+}

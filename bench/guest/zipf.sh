@@ -1,10 +1,11 @@
 #!/bin/bash
-# Guest side of the Zipf benchmark: one arm, every theta.
+# Guest side of the Zipf benchmark: one arm, every theta and memcg size.
 # usage: zipf.sh CONF LRU_GEN_ENABLED THETA...   (CONF: e.g. bench/zipf.conf)
-# Prints one "RESULT theta=... key=value..." line per theta.
-# Per theta: drop caches, an untimed warm-up (seed WARMUP_SEED), then the
-# timed window (seed WINDOW_SEED): the same job and hot set, a fresh
-# stretch of the stream (bench/zipf-job.sh explains the seeding).
+# Prints one "RESULT theta=... memcg=MIB key=value..." line per point.
+# Per theta and memcg size (MEMCG_SIZES, or MEMCG_MB): drop caches, an
+# untimed warm-up (seed WARMUP_SEED), then the timed window (seed
+# WINDOW_SEED): the same job and hot set, a fresh stretch of the stream
+# (bench/zipf-job.sh explains the seeding).
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/../../scripts/guest/lib.sh"
@@ -24,27 +25,37 @@ run_fio() { # run_fio THETA SEED LOOPS
 	in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal
 }
 
-# fio's binary and libraries come over 9p; fault them in outside the memcg
-# (with a file of their own) so that the memcg's page cache is the data's.
-preload_fio() {
-	fio --name=preload --filename="$DATA_DIR/preload.dat" --size=1M --rw=randread \
-		--bs=4k --ioengine="$IOENGINE" --random_distribution=zipf:1.2 --minimal >/dev/null
+# MiB (decimals allowed, for sweep points such as 10 : 1) to KiB.
+mib_to_kib() {
+	awk -v m="$1" 'BEGIN { printf "%d", m * 1024 }'
 }
 
-for theta in "$@"; do
+# One point: a fresh memcg of $2 MiB, the warm-up, then the timed window.
+run_point() { # run_point THETA MEMCG_MIB
+	local out reads iops pages refaults sectors0 refaults0
 	rmdir "$CGROOT/bench" 2>/dev/null || true
 	echo 3 >/proc/sys/vm/drop_caches
-	preload_fio
-	make_memcg bench "${MEMCG_MB}M"
-	run_fio "$theta" "$WARMUP_SEED" "$WARMUP_LOOPS" >/dev/null
+	preload_fio "$DATA_DIR"
+	make_memcg bench "$(mib_to_kib "$2")K"
+	run_fio "$1" "$WARMUP_SEED" "$WARMUP_LOOPS" >/dev/null
 	refaults0=$(memcg_stat bench workingset_refault_file)
 	sectors0=$(disk_sectors_read)
-	out=$(run_fio "$theta" "$WINDOW_SEED" "$WINDOW_LOOPS")
+	out=$(run_fio "$1" "$WINDOW_SEED" "$WINDOW_LOOPS")
 	reads=$(awk -F';' '{ print int($6 / 4) }' <<<"$out")
 	iops=$(awk -F';' '{ print $8 }' <<<"$out")
 	pages=$((($(disk_sectors_read) - sectors0) / 8))
 	refaults=$(($(memcg_stat bench workingset_refault_file) - refaults0))
-	echo "RESULT theta=$theta reads=$reads disk_pages=$pages refaults=$refaults iops=$iops" \
+	echo "RESULT theta=$1 memcg=$2 reads=$reads disk_pages=$pages refaults=$refaults iops=$iops" \
 		"file=$(memcg_stat bench file)"
+	# For a look at why an arm did better or worse (console log only).
+	grep -E '^workingset_(activate|restore)_file ' "$CGROOT/bench/memory.stat" | tr '\n' ' '
+	echo
+	[ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ] || lru_gen_summary bench
 	rmdir "$CGROOT/bench" 2>/dev/null || true
+}
+
+for theta in "$@"; do
+	for memcg in ${MEMCG_SIZES:-$MEMCG_MB}; do
+		run_point "$theta" "$memcg"
+	done
 done

@@ -1,0 +1,34 @@
+# Helpers of the benchmark reports (zipf-report.awk, workload-report.awk),
+# loaded first with "awk -f bench/cells.awk -f REPORT.awk".
+# Values are kept per (metric, arm, point); a cell is
+# "median [min-max] (+x% vs ORIG)", the range only with repeats.
+
+# The key=value fields of the current line into v.
+function kv(   i, p) {
+	delete v
+	for (i = 1; i <= NF; i++) { p = index($i, "="); if (p) v[substr($i, 1, p - 1)] = substr($i, p + 1) }
+}
+function add(metric, arm, point, x,   k) {
+	k = metric SUBSEP arm SUBSEP point
+	val[k, ++cnt[k]] = x + 0  # a number: mawk compares field strings as strings
+}
+# Median, min and max of the values of k into med, lo, hi; 0 if none.
+function stats(k,   n, i, j, t, a) {
+	n = cnt[k]
+	if (!n) return 0
+	for (i = 1; i <= n; i++) a[i] = val[k, i]
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	med = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	lo = a[1]; hi = a[n]
+	return n
+}
+function cell(metric, arm, point, fmt,   n, s, m) {
+	n = stats(metric SUBSEP arm SUBSEP point)
+	if (!n) return " – |"
+	s = sprintf(" " fmt, med)
+	if (n > 1) s = s sprintf(" [" fmt "–" fmt "]", lo, hi)
+	m = med
+	if (arm != "orig" && stats(metric SUBSEP "orig" SUBSEP point) && med > 0)
+		s = s sprintf(" (%+.1f%%)", (m / med - 1) * 100)
+	return s " |"
+}

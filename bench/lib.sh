@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# The A/B loop shared by the benchmarks (run-zipf.sh, run-workload.sh):
+# build each arm's kernel, then boot every arm REPEATS times, interleaved,
+# running one guest script, and collect its "RESULT key=value..." lines.
+# Sourced after scripts/lib.sh and the benchmark's conf (ARMS, REPEATS,
+# GUEST_MEM, GUEST_CPUS).
+
+# BENCH_ARMS and BENCH_REPEATS override the conf's ARMS and REPEATS, e.g.
+# for a first try of a new workload on one arm.
+ARMS=${BENCH_ARMS:-$ARMS}
+REPEATS=${BENCH_REPEATS:-$REPEATS}
+
+# An arm's kernel (SERIES=0: base, 1: base + series) and lru_gen setting.
+# The arm list of a conf is data: a new arm is one more line here.
+arm_kernel() { # arm_kernel ARM: sets series and lru_gen
+	case $1 in
+	clru) series=0 lru_gen=0 ;;
+	orig) series=0 lru_gen=7 ;;
+	fg) series=1 lru_gen=7 ;;
+	*) die "unknown arm $1 ($BENCH_CONF)" ;;
+	esac
+}
+
+# run_arms NAME RESULTS KCONFIGS GUEST_SCRIPT [ARG...]: boot every arm of
+# ARMS REPEATS times, each running "GUEST_SCRIPT CONF LRU_GEN_ENABLED
+# ARG...", which must print "kernel RELEASE lru_gen ..." and its RESULT
+# lines.  Appends "arm=A rep=R release=K <RESULT fields>" to RESULTS.
+run_arms() {
+	local name=$1 results=$2 guest=$4 arm rep i log release series lru_gen
+	local -a kconfigs arms
+	read -ra kconfigs <<<"$3"
+	shift 4
+	read -ra arms <<<"$ARMS"
+	local -A kernel
+	for arm in "${arms[@]}"; do
+		arm_kernel "$arm"
+		[ -n "${kernel[$series]:-}" ] ||
+			kernel[$series]=$(SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" "${kconfigs[@]}")
+	done
+	for rep in $(seq 1 "$REPEATS"); do
+		# Rotate the arm order by one per repeat: no arm always goes first.
+		for i in "${!arms[@]}"; do
+			arm=${arms[(i + rep - 1) % ${#arms[@]}]}
+			arm_kernel "$arm"
+			log="$BUILD_DIR/logs/bench-$name-$arm.log"
+			log "repeat $rep/$REPEATS: $arm"
+			CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS QUIET=1 \
+				"$HARNESS_ROOT/scripts/boot.sh" "${kernel[$series]}" \
+				"$guest" "$BENCH_CONF" "$lru_gen" "$@" ||
+				die "arm $arm failed in the guest; console: $log"
+			"$HARNESS_ROOT/scripts/check-console.sh" "$log"
+			release=$(tr -d '\r' <"$log" | sed -n 's/^kernel \([^ ]*\) lru_gen.*/\1/p')
+			tr -d '\r' <"$log" |
+				sed -n "s/^RESULT /arm=$arm rep=$rep release=$release /p" >>"$results"
+		done
+	done
+}

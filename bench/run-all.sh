@@ -1,0 +1,56 @@
+#!/bin/bash
+# The whole benchmark suite, one report per benchmark in bench/results/,
+# plus DATE-summary.md with every headline table.  Each benchmark runs all
+# arms in the same run (bench/lib.sh); see bench/README.md for durations.
+# usage: run-all.sh [--no-summary] [CONF...]   (default: BENCH_SUITE below)
+# A CONF is a name in bench/ (zipf, sweep, ...) or the path of a .conf.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+write_summary=1
+if [ "${1:-}" = --no-summary ]; then
+	write_summary=0
+	shift
+fi
+BENCH_SUITE=${BENCH_SUITE:-"zipf sweep medium-mmap mixed sqlite pgbench"}
+# shellcheck disable=SC2086 # BENCH_SUITE: a list
+[ $# -gt 0 ] || set -- $BENCH_SUITE
+out=$HARNESS_ROOT/bench/results
+day=$(date -u +%F)
+summary=$out/$day-summary.md
+# The conf file of a CONF argument.
+conf_of() {
+	case $1 in
+	*.conf) echo "$1" ;;
+	*) echo "$HARNESS_ROOT/bench/$1.conf" ;;
+	esac
+}
+for c; do
+	[ -f "$(conf_of "$c")" ] || die "no benchmark conf $(conf_of "$c")"
+done
+names=()
+for c; do
+	conf=$(realpath "$(conf_of "$c")")
+	name=$(basename "$conf" .conf)
+	names+=("$name")
+	log "$name: $conf"
+	if grep -q '^WORKLOAD=' "$conf"; then
+		BENCH_CONF=$conf "$HARNESS_ROOT/bench/run-workload.sh" "$out/$day-$name.md"
+	else
+		BENCH_CONF=$conf "$HARNESS_ROOT/bench/run-zipf.sh" "$out/$day-$name.md"
+	fi
+done
+[ $write_summary = 1 ] || exit 0
+{
+	echo "# Benchmark summary, $day"
+	echo
+	echo "Headline tables of \`bench/run-all.sh $*\`; the full reports are next to this file."
+	for name in "${names[@]}"; do
+		echo
+		echo "## $name ($day-$name.md)"
+		echo
+		# The first table of the report, with the paragraph that names it.
+		awk '/^Disk pages read per read/ { print; print "" }
+			/^\|/ { t = 1; print; next } t { exit }' "$out/$day-$name.md"
+	done
+} >"$summary"
+log "summary: $summary"

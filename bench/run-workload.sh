@@ -1,0 +1,45 @@
+#!/bin/bash
+# One of the non-Zipf benchmarks (bench/mixed.conf, ...) on every arm:
+# boots each arm REPEATS times (bench/lib.sh), runs the conf's
+# bench/guest/WORKLOAD.sh in it and writes a Markdown report, one row per
+# metric of the conf's METRICS, with each arm's median [min–max] and its
+# difference to ORIG.
+# usage: BENCH_CONF=bench/mixed.conf run-workload.sh [--report-only] [REPORT.md]
+# BENCH_CONFIGS ["base"]: the config fragments of both kernels.
+# Guest programs (bench/guest/*.c) are built static into build/guest-bin.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+[ -n "${BENCH_CONF:-}" ] || die "usage: BENCH_CONF=bench/NAME.conf $0 [--report-only] [REPORT.md]"
+BENCH_CONF=$(realpath "$BENCH_CONF")
+. "$BENCH_CONF"
+. "$HARNESS_ROOT/bench/lib.sh"
+[ -n "${WORKLOAD:-}" ] || die "$BENCH_CONF sets no WORKLOAD (bench/guest/WORKLOAD.sh)"
+guest=$HARNESS_ROOT/bench/guest/$WORKLOAD.sh
+[ -x "$guest" ] || die "no guest script $guest"
+name=$(basename "$BENCH_CONF" .conf)
+report_only=0
+if [ "${1:-}" = --report-only ]; then
+	report_only=1
+	shift
+fi
+report=${1:-/dev/stdout}
+results=$BUILD_DIR/logs/bench-$name.results
+bin=$BUILD_DIR/guest-bin
+mkdir -p "$BUILD_DIR/logs" "$bin"
+
+if [ $report_only = 0 ]; then
+	for c in "$HARNESS_ROOT"/bench/guest/*.c; do
+		gcc -O2 -Wall -Wextra -Werror -static -o "$bin/$(basename "$c" .c)" "$c" -lm ||
+			die "cannot build $c"
+	done
+	: >"$results"
+	run_arms "$name" "$results" "${BENCH_CONFIGS:-base}" "$guest" "$bin"
+fi
+[ -s "$results" ] || die "no results in $results"
+
+awk -v title="$TITLE" -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="${BENCH_CONFIGS:-base}" \
+	-v arms="$ARMS" -v metrics="$METRICS" -v date="$(date -u +%Y-%m-%d)" \
+	-v params="$(grep -v '^#' "$BENCH_CONF" | sed '/^METRICS=/,$d; s/ *#.*//; /^$/d')" \
+	-v qemu="$(sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$BUILD_DIR/logs/bench-$name-fg.log.cmd" 2>/dev/null || true)" \
+	-f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/workload-report.awk" "$results" >"$report"
+log "report: $report"
