@@ -2,15 +2,16 @@
 # The whole benchmark suite, one report per benchmark in bench/results/,
 # plus DATE-summary.md with every headline table.  Each benchmark runs all
 # arms in the same run (bench/lib.sh); see bench/README.md for durations.
-# usage: run-all.sh [--no-summary] [CONF...]   (default: BENCH_SUITE below)
+# usage: run-all.sh [--no-summary | --summary-only] [CONF...]   (default: BENCH_SUITE below)
+# --summary-only writes the summary from today's reports without running.
 # A CONF is a name in bench/ (zipf, sweep, ...) or the path of a .conf.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
-write_summary=1
-if [ "${1:-}" = --no-summary ]; then
-	write_summary=0
-	shift
-fi
+write_summary=1 run=1
+case ${1:-} in
+--no-summary) write_summary=0; shift ;;
+--summary-only) run=0; shift ;;
+esac
 BENCH_SUITE=${BENCH_SUITE:-"zipf sweep medium-mmap mixed sqlite pgbench"}
 # shellcheck disable=SC2086 # BENCH_SUITE: a list
 [ $# -gt 0 ] || set -- $BENCH_SUITE
@@ -32,6 +33,7 @@ for c; do
 	conf=$(realpath "$(conf_of "$c")")
 	name=$(basename "$conf" .conf)
 	names+=("$name")
+	[ $run = 1 ] || continue
 	log "$name: $conf"
 	if grep -q '^WORKLOAD=' "$conf"; then
 		BENCH_CONF=$conf "$HARNESS_ROOT/bench/run-workload.sh" "$out/$day-$name.md"

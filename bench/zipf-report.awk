@@ -44,6 +44,7 @@ $1 ~ /^arm=/ {
 	add("miss", v["arm"], pt, v["disk_pages"] / v["reads"])
 	add("refault", v["arm"], pt, v["refaults"] / v["reads"])
 	add("iops", v["arm"], pt, v["iops"])
+	add("file_mb", v["arm"], pt, v["file"] / 1048576)
 	reads[v["arm"], pt, v["rep"]] = v["reads"]
 	rel[v["arm"]] = v["release"]
 	if (v["rep"] > reps) reps = v["rep"]
@@ -100,5 +101,6 @@ END {
 
 	table("Refaults per read (workingset_refault_file)", "refault", "%.4f")
 	table("IOPS (TCG guest; compare ratios only)", "iops", "%.0f")
+	table("Page cache at the end of the window, MiB (memory.stat `file`; the rest of the memcg is fio's own memory and kernel objects)", "file_mb", "%.1f")
 	if (plot != "") printf "\nPlot: `%s`\n", plot
 }
