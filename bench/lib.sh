@@ -9,6 +9,8 @@
 # for a first try of a new workload on one arm.
 ARMS=${BENCH_ARMS:-$ARMS}
 REPEATS=${BENCH_REPEATS:-$REPEATS}
+# The config fragments of both kernels: smp gives the guest its CPUs.
+BENCH_CONFIGS=${BENCH_CONFIGS:-base smp}
 
 # An arm's kernel (SERIES=0: base, 1: base + series) and lru_gen setting.
 # The arm list of a conf is data: a new arm is one more line here.

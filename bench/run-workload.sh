@@ -5,7 +5,7 @@
 # metric of the conf's METRICS, with each arm's median [min–max] and its
 # difference to ORIG.
 # usage: BENCH_CONF=bench/mixed.conf run-workload.sh [--report-only] [REPORT.md]
-# BENCH_CONFIGS ["base"]: the config fragments of both kernels.
+# BENCH_CONFIGS ["base smp"]: the config fragments of both kernels.
 # Guest programs (bench/guest/*.c) are built static into build/guest-bin.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -33,11 +33,11 @@ if [ $report_only = 0 ]; then
 			die "cannot build $c"
 	done
 	: >"$results"
-	run_arms "$name" "$results" "${BENCH_CONFIGS:-base}" "$guest" "$bin"
+	run_arms "$name" "$results" "$BENCH_CONFIGS" "$guest" "$bin"
 fi
 [ -s "$results" ] || die "no results in $results"
 
-awk -v title="$TITLE" -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="${BENCH_CONFIGS:-base}" \
+awk -v title="$TITLE" -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="$BENCH_CONFIGS" \
 	-v arms="$ARMS" -v metrics="$METRICS" -v date="$(date -u +%Y-%m-%d)" \
 	-v params="$(grep -v '^#' "$BENCH_CONF" | sed '/^METRICS=/,$d; s/ *#.*//; /^$/d')" \
 	-v qemu="$(sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$BUILD_DIR/logs/bench-$name-fg.log.cmd" 2>/dev/null || true)" \

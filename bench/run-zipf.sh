@@ -5,7 +5,7 @@
 # arm's multiple of the bounds; refaults per read; IOPS) and a PNG plot.
 # usage: run-zipf.sh [--report-only] [REPORT.md]
 # Parameters: BENCH_CONF [bench/zipf.conf], e.g. bench/quick.conf;
-# BENCH_CONFIGS ["base"]: the config fragments of both kernels (make check
+# BENCH_CONFIGS ["base smp"]: the config fragments of both kernels (make check
 # passes "base selftests" to reuse the kernels of its selftest parity step).
 # The plot goes next to REPORT.md (REPORT.png), or to build/logs/ when
 # the report goes to stdout.  --report-only rewrites the report and plot
@@ -17,7 +17,7 @@ BENCH_CONF=$(realpath "${BENCH_CONF:-$HARNESS_ROOT/bench/zipf.conf}")
 . "$HARNESS_ROOT/bench/lib.sh"
 . "$HARNESS_ROOT/bench/zipf-job.sh"
 name=$(basename "$BENCH_CONF" .conf)
-read -ra kconfigs <<<"${BENCH_CONFIGS:-base}"
+read -ra kconfigs <<<"$BENCH_CONFIGS"
 memcgs=${MEMCG_SIZES:-$MEMCG_MB}
 # With mmap and fault read-around, one fault reads several pages: the disk
 # pages per read are no demand-miss ratio, and the bounds do not apply.
