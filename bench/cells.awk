@@ -32,3 +32,17 @@ function cell(metric, arm, point, fmt,   n, s, m) {
 		s = s sprintf(" (%+.1f%%)", (m / med - 1) * 100)
 	return s " |"
 }
+
+# The report's heading: title, command, parameters, kernels and QEMU line.
+# Uses the -v variables conf, params, kconfigs, qemu and the arms a[1..na]
+# and their releases rel[] collected from the results.
+function preamble(title, runner,   i, n, p) {
+	printf "# %s\n\n", title
+	printf "Command: `BENCH_CONF=%s %s`; parameters:\n\n", conf, runner
+	n = split(params, p, "\n")
+	for (i = 1; i <= n; i++) printf "    %s\n", p[i]
+	printf "\nKernels:"
+	for (i = 1; i <= na; i++) printf " %s %s%s", a[i], rel[a[i]], i < na ? ";" : ""
+	printf " (config fragments: %s).\n", kconfigs
+	printf "QEMU (TCG): `%s`\n\n", qemu
+}

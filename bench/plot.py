@@ -72,7 +72,7 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for theta, memcg in lines:
         def on_line(p):
-            return (theta is None or p[0] == theta) and (memcg is None or p[1] == memcg or len(memcgs) == 1)
+            return (theta is None or p[0] == theta) and (memcg is None or p[1] == memcg)
         suffix = f" ({memcg:g} MiB)" if memcg is not None and len(memcgs) > 1 else ""
         for arm in arms:
             pts = sorted((p for p in miss[arm] if on_line(p)), key=x_of)

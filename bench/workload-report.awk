@@ -13,14 +13,7 @@ $1 ~ /^arm=/ {
 END {
 	na = split(arms, a, " ")
 	nm = split(metrics, m, "\n")
-	printf "# %s, %s\n\n", title, date
-	printf "Command: `BENCH_CONF=%s bench/run-workload.sh`; parameters:\n\n", conf
-	n = split(params, p, "\n")
-	for (i = 1; i <= n; i++) printf "    %s\n", p[i]
-	printf "\nKernels:"
-	for (i = 1; i <= na; i++) printf " %s %s%s", a[i], rel[a[i]], i < na ? ";" : ""
-	printf " (config fragments: %s).\n", kconfigs
-	printf "QEMU (TCG): `%s`\n\n", qemu
+	preamble(title ", " date, "bench/run-workload.sh")
 	printf "Each arm boots %d time(s), the arm order rotated per repeat; ", reps
 	printf "cells are `median [min–max] (±%% vs ORIG)`.\n\n"
 	printf "| metric |"

@@ -55,14 +55,7 @@ END {
 	for (j = 1; j <= nt; j++) for (i = 1; i <= nm; i++) {
 		pts[++np] = t[j] " " m[i]; pt_theta[np] = t[j]; pt_memcg[np] = m[i]
 	}
-	printf "# fio Zipf random reads, %s\n\n", date
-	printf "Command: `BENCH_CONF=%s bench/run-zipf.sh`; parameters:\n\n", conf
-	n = split(params, p, "\n")
-	for (i = 1; i <= n; i++) printf "    %s\n", p[i]
-	printf "\nKernels:"
-	for (i = 1; i <= na; i++) printf " %s %s%s", a[i], rel[a[i]], i < na ? ";" : ""
-	printf " (config fragments: %s).\n", kconfigs
-	printf "QEMU (TCG): `%s`\n\n", qemu
+	preamble("fio Zipf random reads, " date, "bench/run-zipf.sh")
 	printf "fio job (warm-up: SEED=WARMUP_SEED, LOOPS=WARMUP_LOOPS; window: WINDOW_*):\n`%s`\n\n", job
 	printf "Method: per θ and memcg size, drop caches, an untimed warm-up, then the timed window: the same job "
 	printf "with `--randrepeat=0`, a fixed Zipf center and another seed, so the window draws a "

@@ -22,7 +22,7 @@ echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
 echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
 lay_out_file "$ZIPF_FILE" "$DATA_MB"
 
-vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+vmstat_value() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
 # Wait for anon-zipf's "warm" line (it then waits for $go); fail if it died.
 wait_anon_warm() {
@@ -46,7 +46,7 @@ in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal >/dev/null
 wait_anon_warm "$anon_pid"
 
 # The window: counters around both runs.
-pswpin0=$(vmstat pswpin) pswpout0=$(vmstat pswpout)
+pswpin0=$(vmstat_value pswpin) pswpout0=$(vmstat_value pswpout)
 rfa0=$(memcg_stat bench workingset_refault_anon) rff0=$(memcg_stat bench workingset_refault_file)
 sectors0=$(disk_sectors_read)
 anon0=$(memcg_stat bench anon)
@@ -68,6 +68,6 @@ echo "RESULT" \
 	"pages_per_read=$(awk -v p="$pages" -v r="$reads" 'BEGIN { printf "%.4f", p / r }')" \
 	"refault_file=$(($(memcg_stat bench workingset_refault_file) - rff0))" \
 	"refault_anon=$(($(memcg_stat bench workingset_refault_anon) - rfa0))" \
-	"pswpin=$(($(vmstat pswpin) - pswpin0)) pswpout=$(($(vmstat pswpout) - pswpout0))" \
+	"pswpin=$(($(vmstat_value pswpin) - pswpin0)) pswpout=$(($(vmstat_value pswpout) - pswpout0))" \
 	"anon=$anon0 file=$(memcg_stat bench file)"
 rmdir "$CGROOT/bench" 2>/dev/null || true
