@@ -18,6 +18,7 @@ NEEDS=(
 	"/usr/include/liburing.h|liburing-dev"
 	"mkfs.ext4|e2fsprogs" "mkswap|util-linux"
 	"fio|fio" "stress-ng|stress-ng"
+	"sqlite3|sqlite3" "/usr/lib/postgresql|postgresql"
 	"curl|curl" "dpkg-deb|dpkg"
 )
 
