@@ -243,5 +243,7 @@ END {
 	for (i = 0; i < nall; i++) print all[i] > report
 	print "\n</details>" > report
 	printf "%d rows, %d not a pass on both arms, %d regressions, %d skip differences\n", nall, ndiff, regress, skipdiff
+	# Name them here too: CI keeps only the tail of the log.
+	for (i = 0; i < ndiff; i++) print diffs[i]
 	exit bad ? 1 : 0
 }'

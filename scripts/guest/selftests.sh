@@ -48,15 +48,21 @@ RUNS=(
 	"test_memcontrol 300 $WORK/memcg $BIN/cgroup/test_memcontrol"
 )
 
-# Timing-sensitive under TCG, on both arms: khugepaged may collapse a
-# range in the background before the test looks, and ksmd may see the two
-# pages of ksm_tests -N as volatile within the test's two full scans.
-# They get up to MAX_TRIES tries (until one exits 0 or 4); each try's
-# output is kept (LABEL.tryN.tap), and the rc file says "status ms tries
+# A program that fails is run again (until a try exits 0 or 4), on both
+# arms alike: under TCG a test that waits for a kernel thread or a timer
+# can lose a race once (a make check run on CI had one such row on FG;
+# seven local runs of the same subset that followed had none), and one
+# lost race should not gate the series.  Each try's output is kept
+# (LABEL.tryN.tap), and the rc file says "status ms tries
 # status,status,..." (all tries).  The parity report counts a test case
-# as passed if it passed in any try, and says so.
-RETRY=" khugepaged-anon khugepaged-shmem ksm_tests-N1 "
-MAX_TRIES=3
+# as passed if it passed in any try, and marks it flaky on that arm.
+TRIES=2
+# Timing-sensitive on both arms, so they get more tries: khugepaged may
+# collapse a range in the background before the test looks, and ksmd may
+# see the two pages of ksm_tests -N as volatile within the test's two
+# full scans.
+RETRY_MORE=" khugepaged-anon khugepaged-shmem ksm_tests-N1 "
+MORE_TRIES=3
 
 selected() {
 	local l
@@ -110,9 +116,9 @@ for run in "${RUNS[@]}"; do
 		total=$((total + ms)) rcs=$rcs${rcs:+,}$rc
 		echo "selftests: end $label: status $rc, $ms ms" >/dev/kmsg
 		case $rc in 0 | 4) break ;; esac
-		if [ $tries -ge $MAX_TRIES ] || [ "${RETRY/ $label /}" = "$RETRY" ]; then
-			break
-		fi
+		max=$TRIES
+		[ "${RETRY_MORE/ $label /}" = "$RETRY_MORE" ] || max=$MORE_TRIES
+		[ $tries -lt $max ] || break
 	done
 	cp "$RES/$label.try$tries.tap" "$RES/$label.tap"
 	echo "$rc $total $tries $rcs" >"$RES/$label.rc"
