@@ -57,13 +57,13 @@ if [ $report_only = 0 ]; then
 	make -s -C "$HARNESS_ROOT/bench/bound" bound >&2
 	# shellcheck disable=SC2086 # THETAS: a list
 	run_arms "$name" "$results" "${kconfigs[*]}" "$HARNESS_ROOT/bench/guest/zipf.sh" $THETAS
-	# Per point, the bound's cache: the largest page cache any arm held
-	# at the end of a window (memory.stat "file", bytes), in pages.
+	# Per point, the bound's cache: the largest mean page cache of a
+	# window (cache=, bytes) of any arm and repeat, in pages.
 	for theta in $THETAS; do
 		record_streams "$theta"
 		for memcg in $memcgs; do
 			c=$(awk -v p=" theta=$theta memcg=$memcg " '$1 ~ /^arm=/ && index($0, p) {
-				for (i = 1; i <= NF; i++) if ($i ~ /^file=/) { f = substr($i, 6) / 4096; if (f > c) c = f }
+				for (i = 1; i <= NF; i++) if ($i ~ /^cache=/) { f = substr($i, 7) / 4096; if (f > c) c = f }
 			} END { print int(c) }' "$results")
 			[ "$c" -gt 0 ] || die "no page cache size for theta=$theta memcg=$memcg in $results"
 			echo "bound theta=$theta memcg=$memcg $("$bound" -c "$c" -W \

@@ -45,6 +45,7 @@ $1 ~ /^arm=/ {
 	add("refault", v["arm"], pt, v["refaults"] / v["reads"])
 	add("iops", v["arm"], pt, v["iops"])
 	add("file_mb", v["arm"], pt, v["file"] / 1048576)
+	if ("cache" in v) { add("cache_mb", v["arm"], pt, v["cache"] / 1048576); sampled = 1 }
 	reads[v["arm"], pt, v["rep"]] = v["reads"]
 	rel[v["arm"]] = v["release"]
 	if (v["rep"] > reps) reps = v["rep"]
@@ -63,7 +64,10 @@ END {
 	printf "%d time(s), the arm order rotated per repeat; cells are `median [min–max] (±%% vs ORIG)`. ", reps
 	printf "Every arm and repeat reads the same stream, which was recorded on the host "
 	printf "(`--ioengine=null --write_iolog`) and fed to bench/bound (`bound -c C -W warm window`); "
-	printf "C is the largest page cache (memory.stat `file` ÷ 4096) an arm held at the end of a window.\n"
+	if (sampled)
+		printf "C is the largest page cache (memory.stat `file` ÷ 4096, sampled every 0.2 s) an arm held on average over a window.\n"
+	else
+		printf "C is the largest page cache (memory.stat `file` ÷ 4096) an arm held at the end of a window.\n"
 
 	bad = 0
 	for (k in reads) { split(k, q, SUBSEP); if ((q[2], "refs") in bnd && reads[k] != bnd[q[2], "refs"]) bad++ }
@@ -94,6 +98,8 @@ END {
 
 	table("Refaults per read (workingset_refault_file)", "refault", "%.4f")
 	table("IOPS (TCG guest; compare ratios only)", "iops", "%.0f")
-	table("Page cache at the end of the window, MiB (memory.stat `file`; the rest of the memcg is fio's own memory and kernel objects)", "file_mb", "%.1f")
+	if (sampled)
+		table("Page cache over the window, MiB: the mean of memory.stat `file` sampled every 0.2 s (the rest of the memcg is fio's own memory and kernel objects)", "cache_mb", "%.1f")
+	table("Page cache at the end of the window, MiB (memory.stat `file`, after fio has exited)", "file_mb", "%.1f")
 	if (plot != "") printf "\nPlot: `%s`\n", plot
 }

@@ -48,6 +48,7 @@ if step series-applies "$S/mktree.sh"; then
 	step export-reproducible "$S/check-export.sh" || true
 	step bisect-build "$S/check-bisect.sh" || true
 	step config-matrix "$S/check-matrix.sh" || true
+	step coccinelle "$S/check-cocci.sh" || true
 	# shellcheck disable=SC2086 # a list of fragment names
 	if step build-debug "$S/build-kernel.sh" $DEBUG_CONFIGS; then
 		step kunit-x86_64 "$S/kunit.sh" x86_64 || true
