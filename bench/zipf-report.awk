@@ -46,6 +46,11 @@ $1 ~ /^arm=/ {
 	add("iops", v["arm"], pt, v["iops"])
 	add("file_mb", v["arm"], pt, v["file"] / 1048576)
 	if ("cache" in v) { add("cache_mb", v["arm"], pt, v["cache"] / 1048576); sampled = 1 }
+	if ("anon" in v) {
+		add("anon_mb", v["arm"], pt, v["anon"] / 1048576)
+		add("swapin", v["arm"], pt, v["swapin"] / v["reads"])
+		anon_sampled = 1
+	}
 	reads[v["arm"], pt, v["rep"]] = v["reads"]
 	rel[v["arm"]] = v["release"]
 	if (v["rep"] > reps) reps = v["rep"]
@@ -101,5 +106,9 @@ END {
 	if (sampled)
 		table("Page cache over the window, MiB: the mean of memory.stat `file` sampled every 0.2 s (the rest of the memcg is fio's own memory and kernel objects)", "cache_mb", "%.1f")
 	table("Page cache at the end of the window, MiB (memory.stat `file`, after fio has exited)", "file_mb", "%.1f")
+	if (anon_sampled) {
+		table("fio's anonymous memory over the window, MiB: the mean of memory.stat `anon`, sampled with the page cache", "anon_mb", "%.2f")
+		table("Swap-ins per read (memory.stat `pswpin` over the window: fio's own memory, read from the swap disk, not counted above)", "swapin", "%.4f")
+	}
 	if (plot != "") printf "\nPlot: `%s`\n", plot
 }
