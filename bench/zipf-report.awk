@@ -45,11 +45,12 @@ $1 ~ /^arm=/ {
 	add("refault", v["arm"], pt, v["refaults"] / v["reads"])
 	add("iops", v["arm"], pt, v["iops"])
 	add("file_mb", v["arm"], pt, v["file"] / 1048576)
-	if ("cache" in v) { add("cache_mb", v["arm"], pt, v["cache"] / 1048576); sampled = 1 }
-	if ("anon" in v) {
+	# The window's samples and swap-ins (guests since 2026-12-01).
+	if ("cache" in v) {
+		sampled = 1
+		add("cache_mb", v["arm"], pt, v["cache"] / 1048576)
 		add("anon_mb", v["arm"], pt, v["anon"] / 1048576)
 		add("swapin", v["arm"], pt, v["swapin"] / v["reads"])
-		anon_sampled = 1
 	}
 	reads[v["arm"], pt, v["rep"]] = v["reads"]
 	rel[v["arm"]] = v["release"]
@@ -106,7 +107,7 @@ END {
 	if (sampled)
 		table("Page cache over the window, MiB: the mean of memory.stat `file` sampled every 0.2 s (the rest of the memcg is fio's own memory and kernel objects)", "cache_mb", "%.1f")
 	table("Page cache at the end of the window, MiB (memory.stat `file`, after fio has exited)", "file_mb", "%.1f")
-	if (anon_sampled) {
+	if (sampled) {
 		table("fio's anonymous memory over the window, MiB: the mean of memory.stat `anon`, sampled with the page cache", "anon_mb", "%.2f")
 		table("Swap-ins per read (memory.stat `pswpin` over the window: fio's own memory, read from the swap disk, not counted above)", "swapin", "%.4f")
 	}
