@@ -58,11 +58,17 @@ RUNS=(
 # as passed if it passed in any try, and marks it flaky on that arm.
 TRIES=2
 # Timing-sensitive on both arms, so they get more tries: khugepaged may
-# collapse a range in the background before the test looks, and ksmd may
-# see the two pages of ksm_tests -N as volatile within the test's two
-# full scans.
-RETRY_MORE=" khugepaged-anon khugepaged-shmem ksm_tests-N1 "
+# collapse a range in the background before the test looks.
+RETRY_MORE=" khugepaged-anon khugepaged-shmem "
 MORE_TRIES=3
+# ksm_tests waits a fixed number of full scans and expects every page to
+# have been compared in each, which KSM's smart scan breaks: it skips a
+# page that did not merge in its first scans for a growing number of
+# scans.  ksm_tests -N madvises its second page after the first has aged,
+# so the merge lands inside the test's two scans only if the first page's
+# next unskipped scan happens to fall there (docs/selftests.md).  The
+# other programs get the kernel's default.
+KSM_SMART_SCAN=/sys/kernel/mm/ksm/smart_scan
 
 selected() {
 	local l
@@ -88,14 +94,22 @@ echo always >/sys/kernel/mm/transparent_hugepage/enabled
 	echo "nodes $(cat /sys/devices/system/node/online 2>/dev/null || echo none)"
 	echo "cpus $(nproc)"
 	echo "thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+	echo "ksm smart_scan $(cat $KSM_SMART_SCAN 2>/dev/null || echo none), 0 for ksm_tests"
 	echo "swap $(awk 'NR > 1 { print $1, $3 }' /proc/swaps | tr '\n' ' ')"
 } >"$RES/meta"
 cat "$RES/meta"
 
+smart_scan=$(cat $KSM_SMART_SCAN 2>/dev/null)
 for run in "${RUNS[@]}"; do
 	read -r -a argv <<<"$run"
 	label=${argv[0]} tmo=${argv[1]} dir=${argv[2]}
 	selected "$label" "$@" || continue
+	if [ -n "$smart_scan" ]; then
+		case $label in
+		ksm_tests-*) echo 0 >$KSM_SMART_SCAN ;;
+		*) echo "$smart_scan" >$KSM_SMART_SCAN ;;
+		esac
+	fi
 	tries=0 total=0 rcs=
 	while :; do
 		tries=$((tries + 1))
