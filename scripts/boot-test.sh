@@ -15,7 +15,7 @@ kernel=$("$HARNESS_ROOT/scripts/build-kernel.sh" $configs)
 mkdir -p "$BUILD_DIR/logs"
 export CONSOLE_LOG=$BUILD_DIR/logs/$name-$(arm_name)-${configs// /+}.log
 status=0
-EXTRA_CMDLINE="page_poison=1 ${EXTRA_CMDLINE:-}" BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
+EXTRA_CMDLINE="$DEBUG_CMDLINE ${EXTRA_CMDLINE:-}" BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
 	"$HARNESS_ROOT/scripts/boot.sh" "$kernel" "$@" || status=$?
 "$HARNESS_ROOT/scripts/check-console.sh" "$CONSOLE_LOG" || status=1
 [ $status = 0 ] || die "$name failed (status $status); console: $CONSOLE_LOG"

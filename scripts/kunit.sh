@@ -24,13 +24,15 @@ SUITE_FILES="mm/tests/vmscan_kunit.h mm/tests/workingset_kunit.h"
 
 case $arch in
 x86_64)
-	fragments="base debug kunit"
+	fragments=$DEBUG_CONFIGS	# the boot tests' kernel
 	qemu=(qemu-system-x86_64 -accel tcg -cpu max)
-	console=ttyS0 ;;
+	console=ttyS0
+	extra=acpi=noirq ;;	# see DEBUG_CMDLINE in lib.sh
 arm64)
 	fragments="arm64 debug kunit"
 	qemu=(qemu-system-aarch64 -accel tcg -machine virt -cpu max)
-	console=ttyAMA0 ;;
+	console=ttyAMA0
+	extra= ;;
 *) die "usage: kunit.sh [x86_64|arm64]" ;;
 esac
 command -v "${qemu[0]}" >/dev/null ||
@@ -54,7 +56,7 @@ status=0
 timeout --foreground -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" \
 	-nodefaults -display none -no-reboot -monitor none -serial stdio \
 	-m "$MEM" -smp "$CPUS" -kernel "$kernel" \
-	-append "console=$console panic=-1 kunit.filter_glob=$KUNIT_GLOB kunit_shutdown=reboot" \
+	-append "console=$console $extra panic=-1 kunit.filter_glob=$KUNIT_GLOB kunit_shutdown=reboot" \
 	</dev/null >"$con" 2>&1 || status=$?
 [ $status = 124 ] && die "the guest did not power off within $BOOT_TIMEOUT s, see $con"
 [ $status = 0 ] || die "QEMU failed (status $status), see $con"

@@ -45,8 +45,14 @@ series_id() {
 }
 
 # The debug kernel of the boot tests and the KUnit run: mm sanity checks,
-# lockdep, KASAN and the series' KUnit suites.
-DEBUG_CONFIGS="base debug kunit"
+# lockdep, KASAN, the series' KUnit suites, and ACPI (configs/smp.config),
+# without which an x86 guest gets one CPU whatever QEMU's -smp says.
+DEBUG_CONFIGS="base debug kunit smp"
+# Its command line.  acpi=noirq: on this kernel under TCG, ACPI's _PRT
+# method ran into AE_AML_LOOP_TIMEOUT (30 s) routing PCI interrupts and
+# left the virtio devices without one; the CPUs still come from ACPI.
+# page_poison=1: freed pages are poisoned and checked on allocation.
+DEBUG_CMDLINE="page_poison=1 acpi=noirq"
 
 # Objects that include mm_inline.h, mmzone.h, memcontrol.h or swap.h and so
 # see any change to the LRU helpers, whatever file a commit touches.

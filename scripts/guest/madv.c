@@ -143,12 +143,21 @@ static void dirty(volatile char *p, size_t len, int seed)
 		p[i] = (char)(i / page_size + seed);
 }
 
+/*
+ * Map @len bytes of a file, out of khugepaged's reach: it collapses file
+ * mappings of file systems with large folios (ext4) into THPs, and a
+ * collapse unmaps the range and holds its pages locked meanwhile, so a
+ * check that runs next to one (MADV_PAGEOUT on more than one CPU) would
+ * see pages it cannot reclaim or that are not mapped.
+ */
 static void *map_file(int fd, size_t len, int prot)
 {
 	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
 
 	if (p == MAP_FAILED)
 		die("mmap");
+	if (madvise(p, len, MADV_NOHUGEPAGE))
+		die("MADV_NOHUGEPAGE");
 	return p;
 }
 
@@ -355,6 +364,45 @@ static unsigned long count_kpageflag(void *p, size_t len, int bit, unsigned long
 	return n;
 }
 
+/*
+ * For a check that failed: print each run of pages of [p, p + len) that
+ * mincore() reports resident, with the pagemap entry and /proc/kpageflags
+ * of its first page (flags 0 if it is not mapped), at most @max runs.
+ */
+static void print_resident_runs(void *p, size_t len, int max)
+{
+	size_t i, start, pages = len / page_size;
+	unsigned char *vec = malloc(pages);
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kf = open("/proc/kpageflags", O_RDONLY);
+
+	if (!vec || pm < 0 || kf < 0)
+		die("malloc, open pagemap or kpageflags");
+	if (mincore(p, len, vec))
+		die("mincore");
+	for (i = 0; i < pages && max > 0; i++) {
+		uint64_t ent = 0, flags = 0;
+
+		if (!(vec[i] & 1))
+			continue;
+		for (start = i; i < pages && (vec[i] & 1); i++)
+			;
+		if (pread(pm, &ent, sizeof(ent),
+			  ((uintptr_t)p / page_size + start) * sizeof(ent)) != sizeof(ent))
+			die("read pagemap");
+		if ((ent & PM_PRESENT) && (ent & PM_PFN_MASK) &&
+		    pread(kf, &flags, sizeof(flags),
+			  (ent & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags))
+			die("read kpageflags");
+		printf("# resident pages %zu-%zu: pagemap 0x%llx kpageflags 0x%llx\n",
+		       start, i - 1, (unsigned long long)ent, (unsigned long long)flags);
+		max--;
+	}
+	close(pm);
+	close(kf);
+	free(vec);
+}
+
 static int cmd_smaps(int argc, char **argv)
 {
 	size_t size;
@@ -465,6 +513,8 @@ static int cmd_pageout(int argc, char **argv)
 	do_madvise(p, size, MADV_PAGEOUT, "MADV_PAGEOUT");
 	printf("pages %zu\n", size / page_size);
 	printf("resident_after_pageout %lu\n", resident(p, size));
+	if (resident(p, size))
+		print_resident_runs(p, size, 8);
 	munmap(p, size);
 
 	refault = memcg_stat(cg, "workingset_refault_file");
