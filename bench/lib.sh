@@ -57,3 +57,10 @@ run_arms() {
 		done
 	done
 }
+
+# The QEMU command line of benchmark NAME's last FG boot (boot.sh writes it
+# next to the console log), with the checkout's paths made relative, for
+# the report; empty if there was none.
+fg_qemu_command() { # fg_qemu_command NAME
+	sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$BUILD_DIR/logs/bench-$1-fg.log.cmd" 2>/dev/null || true
+}

@@ -40,6 +40,6 @@ fi
 awk -v title="$TITLE" -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="$BENCH_CONFIGS" \
 	-v arms="$ARMS" -v metrics="$METRICS" -v date="$(date -u +%Y-%m-%d)" \
 	-v params="$(grep -v '^#' "$BENCH_CONF" | sed '/^METRICS=/,$d; s/ *#.*//; /^$/d')" \
-	-v qemu="$(sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$BUILD_DIR/logs/bench-$name-fg.log.cmd" 2>/dev/null || true)" \
+	-v qemu="$(fg_qemu_command "$name")" \
 	-f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/workload-report.awk" "$results" >"$report"
 log "report: $report"

@@ -76,7 +76,7 @@ awk -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="${kconfigs[*]}" -v arm
 	-v memcgs="$memcgs" -v data_mb="$DATA_MB" -v bounds_apply="$bounds_apply" \
 	-v date="$(date -u +%Y-%m-%d)" -v plot="${plot##*/}" -v params="$(grep -v '^#' "$BENCH_CONF" | sed 's/ *#.*//; /^$/d')" \
 	-v job="$(zipf_job THETA SEED LOOPS; echo "fio ${job[*]} --ioengine=$IOENGINE --minimal")" \
-	-v qemu="$(sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$logs/bench-$name-fg.log.cmd" 2>/dev/null || true)" \
+	-v qemu="$(fg_qemu_command "$name")" \
 	-f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/zipf-report.awk" "$results" >"$report"
 # Debian's python3 (python3-matplotlib), not whatever python3 is first in PATH.
 if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
