@@ -27,7 +27,7 @@ x86_64)
 	fragments=$DEBUG_CONFIGS	# the boot tests' kernel
 	qemu=(qemu-system-x86_64 -accel tcg -cpu max)
 	console=ttyS0
-	extra=acpi=noirq ;;	# see DEBUG_CMDLINE in lib.sh
+	extra=$DEBUG_CMDLINE ;;	# as the boot tests of this kernel
 arm64)
 	fragments="arm64 debug kunit"
 	qemu=(qemu-system-aarch64 -accel tcg -machine virt -cpu max)

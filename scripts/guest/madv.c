@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,6 +335,23 @@ static void read_lru_gens(const char *cg, struct lru_gens *g)
 			g->anon_old += anons[i];
 }
 
+/*
+ * The pagemap entry of the page at @addr (@pm: /proc/self/pagemap) into
+ * @ent; return whether a page is mapped there, and then its
+ * /proc/kpageflags (@kf) in @flags.
+ */
+static bool page_flags_at(int pm, int kf, uintptr_t addr, uint64_t *ent, uint64_t *flags)
+{
+	if (pread(pm, ent, sizeof(*ent), addr / page_size * sizeof(*ent)) != sizeof(*ent))
+		die("read pagemap");
+	if (!(*ent & PM_PRESENT) || !(*ent & PM_PFN_MASK))
+		return false;
+	if (pread(kf, flags, sizeof(*flags),
+		  (*ent & PM_PFN_MASK) * sizeof(*flags)) != sizeof(*flags))
+		die("read kpageflags");
+	return true;
+}
+
 /* /proc/kpageflags of the pages mapped at [p, p + len): count @bit set. */
 static unsigned long count_kpageflag(void *p, size_t len, int bit, unsigned long *present)
 {
@@ -347,16 +365,10 @@ static unsigned long count_kpageflag(void *p, size_t len, int bit, unsigned long
 	*present = 0;
 	for (i = 0; i < len; i += page_size) {
 		uint64_t ent, flags;
-		off_t off = ((uintptr_t)p + i) / page_size * sizeof(ent);
 
-		if (pread(pm, &ent, sizeof(ent), off) != sizeof(ent))
-			die("read pagemap");
-		if (!(ent & PM_PRESENT) || !(ent & PM_PFN_MASK))
+		if (!page_flags_at(pm, kf, (uintptr_t)p + i, &ent, &flags))
 			continue;
 		(*present)++;
-		if (pread(kf, &flags, sizeof(flags),
-			  (ent & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags))
-			die("read kpageflags");
 		n += (flags >> bit) & 1;
 	}
 	close(pm);
@@ -387,13 +399,7 @@ static void print_resident_runs(void *p, size_t len, int max)
 			continue;
 		for (start = i; i < pages && (vec[i] & 1); i++)
 			;
-		if (pread(pm, &ent, sizeof(ent),
-			  ((uintptr_t)p / page_size + start) * sizeof(ent)) != sizeof(ent))
-			die("read pagemap");
-		if ((ent & PM_PRESENT) && (ent & PM_PFN_MASK) &&
-		    pread(kf, &flags, sizeof(flags),
-			  (ent & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags))
-			die("read kpageflags");
+		page_flags_at(pm, kf, (uintptr_t)p + start * page_size, &ent, &flags);
 		printf("# resident pages %zu-%zu: pagemap 0x%llx kpageflags 0x%llx\n",
 		       start, i - 1, (unsigned long long)ent, (unsigned long long)flags);
 		max--;
@@ -494,7 +500,7 @@ static int cmd_cold_anon(int argc, char **argv)
 
 static int cmd_pageout(int argc, char **argv)
 {
-	unsigned long refault, activate, restore;
+	unsigned long refault, activate, restore, left;
 	const char *cg;
 	size_t size;
 	int fd;
@@ -512,8 +518,9 @@ static int cmd_pageout(int argc, char **argv)
 	touch(p, size, 1);
 	do_madvise(p, size, MADV_PAGEOUT, "MADV_PAGEOUT");
 	printf("pages %zu\n", size / page_size);
-	printf("resident_after_pageout %lu\n", resident(p, size));
-	if (resident(p, size))
+	left = resident(p, size);
+	printf("resident_after_pageout %lu\n", left);
+	if (left)
 		print_resident_runs(p, size, 8);
 	munmap(p, size);
 

@@ -188,8 +188,9 @@ check_memcg $PARENT || status=1
 # memory.stat is flushed from the per-CPU counters at the latest every 2 s:
 # a second look tells a lag from a drift.
 sleep 4
-echo "soak: 4 s later: $CG: LRU anon $(($(pages $CG active_anon) + $(pages $CG inactive_anon))), gens anon $(gens_pages $CG | cut -d' ' -f1);" \
-	"LRU file $(($(pages $CG active_file) + $(pages $CG inactive_file))), gens file $(gens_pages $CG | cut -d' ' -f2)"
+read -r ga gf <<<"$(gens_pages $CG)"
+echo "soak: 4 s later: $CG: LRU anon $(($(pages $CG active_anon) + $(pages $CG inactive_anon))), gens anon $ga;" \
+	"LRU file $(($(pages $CG active_file) + $(pages $CG inactive_file))), gens file $gf"
 kill $holder
 wait 2>/dev/null
 exit $status
