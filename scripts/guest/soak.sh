@@ -21,6 +21,7 @@
 # each within TOLERANCE pages (per-cpu stat batching, folios in per-cpu
 # LRU batches); unevictable pages (mlocked, or on ramfs) are on neither
 # list and may be file or anon, so they widen the lower bounds of 2 and 3.
+# Then, after a few seconds idle, 1 again without any tolerance.
 #
 # usage: soak.sh [SECONDS]    (default 300)
 set -uo pipefail
@@ -40,6 +41,8 @@ CHURN_MB=48
 # As in accounting.sh: memory.stat may lag the per-cpu counters by a flush
 # batch (64 pages per CPU); allow twice that.
 TOLERANCE=$((2 * 64 * $(nproc)))
+SETTLE_LOOKS=5
+SETTLE_PERIOD=3
 page_kb=$(($(getconf PAGESIZE) / 1024))
 
 guest_setup
@@ -185,12 +188,30 @@ check_memcg() {
 [ "$(pages $CG anon)" -gt 0 ] || echo "soak: note: the holder in $CG has no resident anon pages"
 check_memcg $CG || status=1
 check_memcg $PARENT || status=1
-# memory.stat is flushed from the per-CPU counters at the latest every 2 s:
-# a second look tells a lag from a drift.
-sleep 4
-read -r ga gf <<<"$(gens_pages $CG)"
-echo "soak: 4 s later: $CG: LRU anon $(($(pages $CG active_anon) + $(pages $CG inactive_anon))), gens anon $ga;" \
-	"LRU file $(($(pages $CG active_file) + $(pages $CG inactive_file))), gens file $gf"
+
+# Once the memcgs are idle, nothing moves their folios, and the periodic
+# flush (every 2 s) brings memory.stat up to the per-CPU counters: the LRU
+# totals must then equal the generations exactly, not within TOLERANCE. A
+# folio freed between the two reads (a swap-cache folio, say) can still
+# make one look differ, so take up to SETTLE_LOOKS looks, SETTLE_PERIOD
+# apart; a drift differs in all of them.
+settled_exact() {
+	local cg=$1 n ga gf lru_a lru_f
+
+	for n in $(seq $SETTLE_LOOKS); do
+		sleep $SETTLE_PERIOD
+		read -r ga gf <<<"$(gens_pages "$cg")"
+		lru_a=$(($(pages "$cg" active_anon) + $(pages "$cg" inactive_anon)))
+		lru_f=$(($(pages "$cg" active_file) + $(pages "$cg" inactive_file)))
+		echo "soak: settled look $n: $cg: LRU anon $lru_a (active $(pages "$cg" active_anon)), gens anon $ga;" \
+			"LRU file $lru_f, gens file $gf"
+		[ "$lru_a" = "$ga" ] && [ "$lru_f" = "$gf" ] && return 0
+	done
+	echo "soak: $cg: LRU totals differ from the generations in $SETTLE_LOOKS settled looks" >&2
+	return 1
+}
+settled_exact $CG || status=1
+settled_exact $PARENT || status=1
 kill $holder
 wait 2>/dev/null
 exit $status
