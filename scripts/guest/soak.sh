@@ -196,14 +196,15 @@ check_memcg $PARENT || status=1
 # make one look differ, so take up to SETTLE_LOOKS looks, SETTLE_PERIOD
 # apart; a drift differs in all of them.
 settled_exact() {
-	local cg=$1 n ga gf lru_a lru_f
+	local cg=$1 n ga gf aa lru_a lru_f
 
 	for n in $(seq $SETTLE_LOOKS); do
 		sleep $SETTLE_PERIOD
 		read -r ga gf <<<"$(gens_pages "$cg")"
-		lru_a=$(($(pages "$cg" active_anon) + $(pages "$cg" inactive_anon)))
+		aa=$(pages "$cg" active_anon)
+		lru_a=$((aa + $(pages "$cg" inactive_anon)))
 		lru_f=$(($(pages "$cg" active_file) + $(pages "$cg" inactive_file)))
-		echo "soak: settled look $n: $cg: LRU anon $lru_a (active $(pages "$cg" active_anon)), gens anon $ga;" \
+		echo "soak: settled look $n: $cg: LRU anon $lru_a (active $aa), gens anon $ga;" \
 			"LRU file $lru_f, gens file $gf"
 		[ "$lru_a" = "$ga" ] && [ "$lru_f" = "$gf" ] && return 0
 	done
