@@ -51,8 +51,9 @@ KARCH ?= x86_64
 kunit: deps
 	@scripts/kunit.sh $(KARCH)
 
-# W=1 builds of the touched directories in the extra configs (no THP, no swap,
-# btrfs/erofs, i386, arm64), and coccinelle on the touched files.
+# W=1 builds of the touched objects in the extra configs (MEMCG=n, LRU_GEN=n,
+# no THP, no swap, btrfs/erofs, i386, arm64); make cocci: coccinelle on the
+# touched files.
 matrix: deps
 	@scripts/check-matrix.sh
 

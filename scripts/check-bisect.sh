@@ -1,16 +1,17 @@
 #!/bin/bash
 # Bisectability: every commit of the series must compile on its own, with
-# W=1 and no warnings, in the harness config and with CONFIG_LRU_GEN=n and
-# CONFIG_MEMCG=n.  Per commit it compiles the objects of the .c files the
-# commit touches plus, if it changes a header, LRU_HEADER_USERS
-# (scripts/lib.sh), which include the headers the series changes; the full
-# kernel is built by the build steps.
+# W=1 and no warnings, in the harness config and with both CONFIG_LRU_GEN=n
+# and CONFIG_MEMCG=n (the stubs of both).  The configs with only one of
+# them off are check-matrix.sh's, at the tip.  Per commit it compiles the
+# objects of the .c files the commit touches plus, if it changes a header,
+# LRU_HEADER_USERS (scripts/lib.sh), which include the headers the series
+# changes; the full kernel is built by the build steps.
 #
-# usage: check-bisect.sh [FRAGMENT-SET...]   (default: base base+no-lru-gen base+no-memcg)
+# usage: check-bisect.sh [FRAGMENT-SET...]   (default: base base+no-lru-gen+no-memcg)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || set -- base base+no-lru-gen base+no-memcg
+[ $# -gt 0 ] || set -- base base+no-lru-gen+no-memcg
 "$HARNESS_ROOT/scripts/mktree.sh"
 wt=$BISECT_TREE
 commits=$(git -C "$TREE" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH")
@@ -20,36 +21,95 @@ bisect_worktree
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 
-# Directories of the objects above: built whole once, at the base, so
-# that we know which objects each config compiles (a .o.cmd file).
-dirs=$(for o in $LRU_HEADER_USERS; do dirname "$o"; done | sort -u | sed 's|$|/|')
+# Every object a commit may ask for: the header users and the objects of
+# the .c files the series touches (kernel/bounds.c is compiled by every
+# build's prepare step, not as an object).
+# shellcheck disable=SC2086 # a list of objects
+candidates=$( (printf '%s\n' $LRU_HEADER_USERS
+	git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' |
+		grep -vx kernel/bounds.c | sed 's/\.c$/.o/') | sort -u)
+# their top directories, for configured_objects
+topdirs=$(cut -d/ -f1 <<<"$candidates" | sort -u | sed 's|$|/|')
 
-kbuild() { # kbuild OBJDIR LOG TARGET...
-	local obj=$1 out=$2
-	shift 2
-	make -C "$wt" O="$obj" ARCH=x86_64 -j"$(nproc)" CC="$cc" W=1 "$@" >"$out" 2>&1
+kmake() { # kmake OBJDIR MAKE-ARGS...
+	local obj=$1
+	shift
+	make -C "$wt" O="$obj" ARCH=x86_64 -j"$(nproc)" CC="$cc" W=1 "$@"
 }
 
-failed=0
+# buildable OBJDIR: the candidates that the config of OBJDIR compiles
+buildable() {
+	local all
+
+	all=$(configured_objects "$topdirs" kmake "$1") || return 1
+	comm -12 <(echo "$candidates") <(echo "$all")
+}
+
+# commit_objects COMMIT: the objects that COMMIT asks for, buildable or not
+commit_objects() {
+	local users=
+
+	# the header users only matter for a commit that changes a header
+	[ -z "$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$1" -- '*.h')" ] ||
+		users=$LRU_HEADER_USERS
+	# shellcheck disable=SC2086 # a list of objects
+	(printf '%s\n' $users
+		git -C "$TREE" diff-tree --no-commit-id --name-only -r "$1" -- '*.c' |
+			sed 's/\.c$/.o/') | sort -u
+}
+
+# Both configs build from the same checkout of a commit at once, each make
+# with -j$(nproc): a commit's few objects alone leave a core idle.
+declare -A configured
+git -C "$wt" checkout --quiet --detach "$BASE_TAG"
+pids=()
 for set in "$@"; do
 	obj=$BUILD_DIR/obj/bisect-$set
-	git -C "$wt" checkout --quiet --detach "$BASE_TAG"
+	# shellcheck disable=SC2086 # a list of fragment names
 	KSRC=$wt KOBJ=$obj "$HARNESS_ROOT/scripts/build-kernel.sh" --configure-only ${set//+/ }
-	kbuild "$obj" "$obj/base.log" $dirs || die "$set: the base does not build: $(tail -n 5 "$obj/base.log")"
-	for c in $commits; do
-		subject=$(git -C "$TREE" log -1 --format=%s "$c")
-		git -C "$wt" checkout --quiet --detach "$c"
-		make -C "$wt" O="$obj" ARCH=x86_64 -s olddefconfig
-		# the header users only matter for a commit that changes a header
-		users=
-		[ -z "$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- '*.h')" ] ||
-			users=$LRU_HEADER_USERS
-		objs=()
-		for o in $( (echo $users | tr " " "\n"; git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- '*.c' | sed 's/\.c$/.o/') | sort -u); do
-			[ -f "$obj/$(dirname "$o")/.$(basename "$o").cmd" ] && objs+=("$o")
-		done
+	configured[$set]=$(buildable "$obj")
+	[ -n "${configured[$set]}" ] || die "$set: the config builds none of: $candidates"
+	# shellcheck disable=SC2086 # a list of objects
+	kmake "$obj" ${configured[$set]} >"$obj/base.log" 2>&1 &
+	pids+=($!)
+done
+i=0
+for set in "$@"; do
+	wait "${pids[i]}" ||
+		die "$set: the base does not build: $(tail -n 5 "$BUILD_DIR/obj/bisect-$set/base.log")"
+	i=$((i + 1))
+done
+
+failed=0
+for c in $commits; do
+	subject=$(git -C "$TREE" log -1 --format=%s "$c")
+	git -C "$wt" checkout --quiet --detach "$c"
+	# a new Kconfig option or Makefile line may change the config (new
+	# options get their defaults) and what is built
+	kconfig=$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" -- \
+		'*Kconfig*' '*Makefile*' '*Kbuild*')
+	pids=()
+	for set in "$@"; do
+		obj=$BUILD_DIR/obj/bisect-$set
+		if [ -n "$kconfig" ]; then
+			make -C "$wt" O="$obj" ARCH=x86_64 -s olddefconfig
+			configured[$set]=$(buildable "$obj")
+		fi
+		mapfile -t objs < <(comm -12 <(commit_objects "$c") <(echo "${configured[$set]}"))
+		echo "${#objs[@]}" >"$obj/commit.count"
+		# no object (documentation, Kconfig): the prepare step still runs
+		kmake "$obj" "${objs[@]:-prepare}" >"$obj/commit.log" 2>&1 &
+		pids+=($!)
+	done
+	i=0
+	for set in "$@"; do
+		obj=$BUILD_DIR/obj/bisect-$set
 		out=$obj/commit-$(git -C "$TREE" rev-parse --short "$c").log
-		if ! kbuild "$obj" "$out" "${objs[@]}"; then
+		status=0
+		wait "${pids[i]}" || status=$?
+		i=$((i + 1))
+		mv "$obj/commit.log" "$out"
+		if [ $status != 0 ]; then
 			log "FAIL $set: $subject: build error"
 			grep -m 10 -E 'error|Error' "$out" >&2 || tail -n 10 "$out" >&2
 			failed=$((failed + 1))
@@ -58,7 +118,7 @@ for set in "$@"; do
 			grep -m 10 'warning:' "$out" >&2
 			failed=$((failed + 1))
 		else
-			log "ok   $set: $subject (${#objs[@]} objects)"
+			log "ok   $set: $subject ($(cat "$obj/commit.count") objects)"
 		fi
 	done
 done

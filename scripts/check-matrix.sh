@@ -1,39 +1,50 @@
 #!/bin/bash
-# Config matrix: at the tip of the series, the directories of the files the
-# series touches must compile with W=1 in configurations the harness
-# kernels do not use (no THP, no swap, btrfs and erofs, 32-bit i386, arm64
-# cross), without a warning in a touched file that the base does not have
-# in the same config.
+# Config matrix: at the tip of the series, the objects of the files the
+# series touches and the header users (LRU_HEADER_USERS, scripts/lib.sh)
+# must compile with W=1 in configurations the harness kernels do not use,
+# without a warning in a touched file that the base does not have in the
+# same config: one of CONFIG_MEMCG and CONFIG_LRU_GEN off without the other
+# (with no THP and no swap; with btrfs and erofs, whose compressed reads
+# count PSI memstalls), 32-bit i386, and arm64 (cross).
 # Per-commit builds of the main configs are check-bisect.sh's job.
 #
 # usage: check-matrix.sh [ARCH:FRAGMENTS...]
-#   default: x86_64:base+no-thp+no-swap x86_64:base+btrfs+erofs
-#            i386:i386 arm64:arm64
+#   default: x86_64:base+no-thp+no-swap+no-memcg
+#            x86_64:base+btrfs+erofs+no-lru-gen i386:i386 arm64:arm64
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || set -- x86_64:base+no-thp+no-swap x86_64:base+btrfs+erofs \
-	i386:i386 arm64:arm64
+[ $# -gt 0 ] || set -- x86_64:base+no-thp+no-swap+no-memcg \
+	x86_64:base+btrfs+erofs+no-lru-gen i386:i386 arm64:arm64
 "$HARNESS_ROOT/scripts/mktree.sh"
 git -C "$TREE" rev-parse --verify --quiet "$SERIES_BRANCH" >/dev/null || die "no series branch"
 
 touched=$(git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' '*.h')
 [ -n "$touched" ] || { log "the series touches no C file"; exit 0; }
-# kernel/bounds.c is compiled by every build's prepare step: its directory,
-# the whole of kernel/, need not be built again
-dirs=$( (for o in $LRU_HEADER_USERS; do dirname "$o"; done
-	grep '\.c$' <<<"$touched" | grep -vx kernel/bounds.c | xargs -r -n1 dirname) |
-	sort -u | sed 's|$|/|')
+# The objects: the header users and those of the touched .c files but
+# kernel/bounds.c, which every build's prepare step compiles.
+# shellcheck disable=SC2086 # a list of objects
+candidates=$( (printf '%s\n' $LRU_HEADER_USERS
+	grep '\.c$' <<<"$touched" | grep -vx kernel/bounds.c | sed 's/\.c$/.o/') | sort -u)
+# their top directories, for configured_objects
+topdirs=$(cut -d/ -f1 <<<"$candidates" | sort -u | sed 's|$|/|')
 
-# build SRC OBJ ARCH FRAGMENTS LOG: configure and compile $dirs with W=1
+# build SRC OBJ ARCH FRAGMENTS LOG: configure, then compile with W=1 the
+# candidates that the config builds
 build() {
-	local src=$1 obj=$2 arch=$3 frags=$4 out=$5 cross=
+	local src=$1 obj=$2 arch=$3 frags=$4 out=$5 cross='' all objs
 	[ "$arch" = arm64 ] && cross=aarch64-linux-gnu-
+	local kmake=(make -C "$src" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross}
+		CC="$(command -v ccache || true) ${cross}gcc" -j"$(nproc)" W=1)
+
+	# shellcheck disable=SC2086 # a list of fragment names
 	KSRC=$src KOBJ=$obj KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" \
 		--configure-only ${frags//+/ }
-	# shellcheck disable=SC2086 # $dirs is a list
-	make -C "$src" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} \
-		CC="$(command -v ccache || true) ${cross}gcc" -j"$(nproc)" W=1 $dirs >"$out" 2>&1
+	all=$(configured_objects "$topdirs" "${kmake[@]}") || return 1
+	mapfile -t objs < <(comm -12 <(echo "$candidates") <(echo "$all"))
+	echo "${#objs[@]}" >"$obj.count"
+	[ ${#objs[@]} -gt 0 ] || { echo "no touched object in this config" >"$out"; return 0; }
+	"${kmake[@]}" "${objs[@]}" >"$out" 2>&1
 }
 
 # warnings OUT: the W=1 warnings in touched files, without line numbers
@@ -43,14 +54,29 @@ warnings() {
 		grep -F -f <(sed 's/$/:/' <<<"$touched") | sort -u || true
 }
 
+# The configs build side by side, each make with -j$(nproc): configuring
+# and "make prepare" run on one core, and each config has few objects.
+pids=()
+for set in "$@"; do
+	arch=${set%%:*} frags=${set#*:}
+	obj=$BUILD_DIR/obj/matrix-$arch-$frags
+	mkdir -p "$obj"
+	build "$TREE" "$obj" "$arch" "$frags" "$obj.log" 2>"$obj.setup.log" &
+	pids+=($!)
+done
+
 failed=0
+i=0
 for set in "$@"; do
 	arch=${set%%:*} frags=${set#*:}
 	obj=$BUILD_DIR/obj/matrix-$arch-$frags
 	out=$obj.log
-	mkdir -p "$obj"
-	if ! build "$TREE" "$obj" "$arch" "$frags" "$out"; then
+	status=0
+	wait "${pids[i]}" || status=$?
+	i=$((i + 1))
+	if [ $status != 0 ]; then
 		log "FAIL $set: build error"
+		cat "$obj.setup.log" >&2
 		grep -m 10 -E 'error|Error' "$out" >&2 || tail -n 10 "$out" >&2
 		failed=$((failed + 1))
 		continue
@@ -68,7 +94,7 @@ for set in "$@"; do
 		printf '%s\n' "$new" | sed -n 1,20p >&2
 		failed=$((failed + 1))
 	else
-		log "ok   $set: $(wc -w <<<"$dirs") directories, no new warnings"
+		log "ok   $set: $(cat "$obj.count") objects, no new warnings"
 	fi
 done
 [ $failed = 0 ] || die "$failed of $# matrix builds failed"

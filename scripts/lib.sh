@@ -59,6 +59,25 @@ DEBUG_CMDLINE="page_poison=1 acpi=noirq"
 LRU_HEADER_USERS="mm/vmscan.o mm/workingset.o mm/folio.o mm/memcontrol.o mm/filemap.o
 	mm/rmap.o mm/migrate.o mm/huge_memory.o mm/madvise.o fs/proc/task_mmu.o"
 
+# configured_objects "DIR..." MAKE-COMMAND...: the objects under the DIRs
+# that the kernel configuration of MAKE-COMMAND (a make of a kernel tree
+# with its O=, ARCH=, CC=) compiles, one per line.  Asked for by name,
+# kbuild compiles an object whatever the config says, so the partial
+# builds of check-bisect.sh and check-matrix.sh ask this first.  After a
+# real "make prepare", it is a dry run of kbuild (make -n lists the
+# compiles without running them) with an extra compiler flag, so that
+# objects already built count as out of date and are listed too.
+configured_objects() {
+	local dirs=$1 listing
+	shift
+
+	listing=$("$@" -s prepare 2>&1) || die "make prepare failed: $(tail -n 5 <<<"$listing")"
+	# shellcheck disable=SC2086 # a list of directories
+	listing=$("$@" -n KCFLAGS=-DCONFIGURED_OBJECTS_DRY_RUN $dirs 2>&1) ||
+		die "dry run of 'make $dirs' failed: $(tail -n 5 <<<"$listing")"
+	grep -oE ' -c -o [^ ]+\.o ' <<<"$listing" | awk '{ print $3 }' | sort -u
+}
+
 # Fixed build identity: an image depends on its sources only, and ccache
 # can reuse objects across clean clones.
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=mglru-fg KBUILD_BUILD_HOST=harness
