@@ -71,5 +71,5 @@ else
 	failures+=("checkpatch, build, boot: not run")
 fi
 
-echo "$passed passed, $failed failed${failures:+ (${failures[*]})}"
+echo "$passed passed, $failed failed${failures:+ (${failures[*]})} in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 [ $failed = 0 ]

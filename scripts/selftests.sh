@@ -83,23 +83,36 @@ console_check() { # console_check LOG -> prints a note, fails on problems
 SERIES=0 "$S/mktree.sh" --orig
 declare -A kernel
 start=$SECONDS
-for arm in orig fg; do
-	series=1
-	[ $arm = orig ] && series=0
-	# shellcheck disable=SC2086 # a list of fragment names
-	if [ "${SELFTESTS_SKIP_BUILD:-0}" = 1 ]; then
+if [ "${SELFTESTS_SKIP_BUILD:-0}" = 1 ]; then
+	for arm in orig fg; do
+		series=1
+		[ $arm = orig ] && series=0
+		# shellcheck disable=SC2086 # a list of fragment names
 		kernel[$arm]=$(SERIES=$series "$S/build-kernel.sh" --configure-only $CONFIGS >/dev/null &&
 			echo "$BUILD_DIR/obj/$arm-${CONFIGS// /+}/arch/x86/boot/bzImage")
-	else
-		t0=$SECONDS
-		kernel[$arm]=$(SERIES=$series "$S/build-kernel.sh" $CONFIGS)
-		log "$arm kernel: $((SECONDS - t0)) s"
-	fi
-done
-if [ "${SELFTESTS_SKIP_BUILD:-0}" != 1 ]; then
-	t0=$SECONDS
-	build_programs
-	log "selftest programs: $((SECONDS - t0)) s"
+	done
+else
+	# Both kernels and the programs build at once: the link of a kernel
+	# (vmlinux, kallsyms, objtool) runs on one CPU, which the other build
+	# then uses.
+	mkdir -p "$ST"
+	declare -A pid
+	for arm in orig fg; do
+		series=1
+		[ $arm = orig ] && series=0
+		# shellcheck disable=SC2086 # a list of fragment names
+		SERIES=$series "$S/build-kernel.sh" $CONFIGS >"$ST/kernel-$arm" 2>"$ST/build-$arm.log" &
+		pid[$arm]=$!
+	done
+	build_programs 2>"$ST/build-programs.log" &
+	pid[programs]=$!
+	for job in orig fg programs; do
+		wait "${pid[$job]}" ||
+			die "building $job failed: $(tail -n 20 "$ST/build-$job.log")"
+		log "$job built at $((SECONDS - start)) s"
+	done
+	kernel[orig]=$(cat "$ST/kernel-orig")
+	kernel[fg]=$(cat "$ST/kernel-fg")
 fi
 log "builds took $((SECONDS - start)) s"
 [ $build_only = 0 ] || exit 0
