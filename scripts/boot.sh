@@ -42,7 +42,7 @@ EXIT_MARKER=MGLRU-FG-HARNESS-EXIT
 
 # Run QEMU with the given accelerator and timeout; console to $2.
 run_qemu() {
-	local accel=$1 log=$2 timeout=$3 cpu=max
+	local accel=$1 log=$2 timeout=$3 cpu=$TCG_CPU_X86
 	shift 3
 	local cmdline="console=ttyS0 root=/dev/root rootfstype=9p"
 	cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose ro"

@@ -25,7 +25,7 @@ SUITE_FILES="mm/tests/vmscan_kunit.h mm/tests/workingset_kunit.h"
 case $arch in
 x86_64)
 	fragments=$DEBUG_CONFIGS	# the boot tests' kernel
-	qemu=(qemu-system-x86_64 -accel tcg -cpu max)
+	qemu=(qemu-system-x86_64 -accel tcg -cpu "$TCG_CPU_X86")
 	console=ttyS0
 	extra=$DEBUG_CMDLINE ;;	# as the boot tests of this kernel
 arm64)
