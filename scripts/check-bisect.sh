@@ -21,15 +21,8 @@ bisect_worktree
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 
-# Every object a commit may ask for: the header users and the objects of
-# the .c files the series touches (kernel/bounds.c is compiled by every
-# build's prepare step, not as an object).
-# shellcheck disable=SC2086 # a list of objects
-candidates=$( (printf '%s\n' $LRU_HEADER_USERS
-	git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' |
-		grep -vx kernel/bounds.c | sed 's/\.c$/.o/') | sort -u)
-# their top directories, for configured_objects
-topdirs=$(cut -d/ -f1 <<<"$candidates" | sort -u | sed 's|$|/|')
+# Every object a commit may ask for
+candidates=$(series_objects)
 
 kmake() { # kmake OBJDIR MAKE-ARGS...
 	local obj=$1
@@ -39,10 +32,7 @@ kmake() { # kmake OBJDIR MAKE-ARGS...
 
 # buildable OBJDIR: the candidates that the config of OBJDIR compiles
 buildable() {
-	local all
-
-	all=$(configured_objects "$topdirs" kmake "$1") || return 1
-	comm -12 <(echo "$candidates") <(echo "$all")
+	configured_objects "$candidates" kmake "$1"
 }
 
 # commit_objects COMMIT: the objects that COMMIT asks for, buildable or not

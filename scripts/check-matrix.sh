@@ -21,13 +21,7 @@ git -C "$TREE" rev-parse --verify --quiet "$SERIES_BRANCH" >/dev/null || die "no
 
 touched=$(git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' '*.h')
 [ -n "$touched" ] || { log "the series touches no C file"; exit 0; }
-# The objects: the header users and those of the touched .c files but
-# kernel/bounds.c, which every build's prepare step compiles.
-# shellcheck disable=SC2086 # a list of objects
-candidates=$( (printf '%s\n' $LRU_HEADER_USERS
-	grep '\.c$' <<<"$touched" | grep -vx kernel/bounds.c | sed 's/\.c$/.o/') | sort -u)
-# their top directories, for configured_objects
-topdirs=$(cut -d/ -f1 <<<"$candidates" | sort -u | sed 's|$|/|')
+candidates=$(series_objects)
 
 # build SRC OBJ ARCH FRAGMENTS LOG: configure, then compile with W=1 the
 # candidates that the config builds
@@ -40,8 +34,9 @@ build() {
 	# shellcheck disable=SC2086 # a list of fragment names
 	KSRC=$src KOBJ=$obj KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" \
 		--configure-only ${frags//+/ }
-	all=$(configured_objects "$topdirs" "${kmake[@]}") || return 1
-	mapfile -t objs < <(comm -12 <(echo "$candidates") <(echo "$all"))
+	all=$(configured_objects "$candidates" "${kmake[@]}") || return 1
+	mapfile -t objs <<<"$all"
+	[ -n "$all" ] || objs=()
 	echo "${#objs[@]}" >"$obj.count"
 	[ ${#objs[@]} -gt 0 ] || { echo "no touched object in this config" >"$out"; return 0; }
 	"${kmake[@]}" "${objs[@]}" >"$out" 2>&1

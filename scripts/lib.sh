@@ -59,23 +59,37 @@ DEBUG_CMDLINE="page_poison=1 acpi=noirq"
 LRU_HEADER_USERS="mm/vmscan.o mm/workingset.o mm/folio.o mm/memcontrol.o mm/filemap.o
 	mm/rmap.o mm/migrate.o mm/huge_memory.o mm/madvise.o fs/proc/task_mmu.o"
 
-# configured_objects "DIR..." MAKE-COMMAND...: the objects under the DIRs
-# that the kernel configuration of MAKE-COMMAND (a make of a kernel tree
-# with its O=, ARCH=, CC=) compiles, one per line.  Asked for by name,
-# kbuild compiles an object whatever the config says, so the partial
-# builds of check-bisect.sh and check-matrix.sh ask this first.  After a
-# real "make prepare", it is a dry run of kbuild (make -n lists the
-# compiles without running them) with an extra compiler flag, so that
-# objects already built count as out of date and are listed too.
+# series_objects: the objects a partial build of the series compiles,
+# one per line: LRU_HEADER_USERS and the objects of the .c files the
+# series touches but kernel/bounds.c, which every build's prepare step
+# compiles.
+series_objects() {
+	# shellcheck disable=SC2086 # a list of objects
+	(printf '%s\n' $LRU_HEADER_USERS
+		git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' |
+			grep -vx kernel/bounds.c | sed 's/\.c$/.o/') | sort -u
+}
+
+# configured_objects "OBJECT..." MAKE-COMMAND...: those of the OBJECTs that
+# the kernel configuration of MAKE-COMMAND (a make of a kernel tree with
+# its O=, ARCH=, CC=) compiles, one per line.  Asked for by name, kbuild
+# compiles an object whatever the config says, so the partial builds of
+# check-bisect.sh and check-matrix.sh ask this first.  After a real "make
+# prepare", it is a dry run of kbuild over the objects' top directories
+# (make -n lists the compiles without running them) with an extra
+# compiler flag, so that objects already built count as out of date and
+# are listed too.
 configured_objects() {
-	local dirs=$1 listing
+	local objects=$1 dirs listing
 	shift
 
+	dirs=$(cut -d/ -f1 <<<"$objects" | sort -u | sed 's|$|/|')
 	listing=$("$@" -s prepare 2>&1) || die "make prepare failed: $(tail -n 5 <<<"$listing")"
 	# shellcheck disable=SC2086 # a list of directories
 	listing=$("$@" -n KCFLAGS=-DCONFIGURED_OBJECTS_DRY_RUN $dirs 2>&1) ||
 		die "dry run of 'make $dirs' failed: $(tail -n 5 <<<"$listing")"
-	grep -oE ' -c -o [^ ]+\.o ' <<<"$listing" | awk '{ print $3 }' | sort -u
+	comm -12 <(sort -u <<<"$objects") \
+		<(grep -oE ' -c -o [^ ]+\.o ' <<<"$listing" | awk '{ print $3 }' | sort -u)
 }
 
 # The CPU of the x86_64 guests under TCG: QEMU's "max" without 5-level
