@@ -107,6 +107,9 @@ TCG_CPU_X86=${TCG_CPU_X86:-"max,la57=off"}
 # Fixed build identity: an image depends on its sources only, and ccache
 # can reuse objects across clean clones.
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=mglru-fg KBUILD_BUILD_HOST=harness
+# The kernel's O= builds name their sources by absolute path; relative to
+# BUILD_DIR, ccache finds the objects of another clone (CI's) too.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
 
 # A worktree of the kernel tree for building single commits, at the base.
 BISECT_TREE=$BUILD_DIR/linux-bisect
