@@ -17,6 +17,11 @@
 #   QEMU [qemu-system-x86_64]
 # Exits with the guest command's status; 124 if the guest timed out or
 # ended without reporting a status.
+#
+# The guest mounts tmpfs over /tmp, /run, /var/tmp, /var/log, /root and
+# /mnt (scripts/guest/init); the host paths it needs below them (this
+# checkout, BUILD_DIR, the command and its absolute path arguments) are
+# handed to it as "harness_keep=" and stay visible there, read-only.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +34,29 @@ case $1 in
 */*) [ -e "$1" ] || die "no such command: $1"; set -- "$(realpath "$1")" "${@:2}" ;;
 esac
 QEMU=${QEMU:-qemu-system-x86_64}
+
+# The host paths the guest must see, colon-separated for the init's
+# harness_keep=: the checkout, BUILD_DIR, and every argument that is an
+# absolute path on this host (but the guest's own /mnt/out and /mnt/data).
+keep_paths() {
+	local p paths=()
+
+	for p in "$HARNESS_ROOT" "$BUILD_DIR" "$@"; do
+		case $p in
+		/mnt/out | /mnt/out/* | /mnt/data | /mnt/data/*) continue ;;
+		/*) [ -e "$p" ] || continue ;;
+		*) continue ;;
+		esac
+		p=$(realpath "$p")
+		case $p in
+		*[[:space:]:]*) die "a path with a blank or a colon cannot reach the guest: $p" ;;
+		esac
+		paths+=("$p")
+	done
+	(IFS=:; echo "${paths[*]}")
+}
+mkdir -p "$BUILD_DIR"
+KEEP=$(keep_paths "$@")
 command -v "$QEMU" >/dev/null ||
 	die "QEMU not found ($QEMU): install Debian's qemu-system-x86 (make deps)"
 
@@ -46,7 +74,7 @@ run_qemu() {
 	shift 3
 	local cmdline="console=ttyS0 root=/dev/root rootfstype=9p"
 	cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose ro"
-	cmdline+=" init=$HARNESS_ROOT/scripts/guest/init panic=-1 ${EXTRA_CMDLINE:-}"
+	cmdline+=" init=$HARNESS_ROOT/scripts/guest/init panic=-1 harness_keep=$KEEP ${EXTRA_CMDLINE:-}"
 	local args=(
 		-nodefaults -display none -no-reboot -monitor none
 		-m "$MEM" -smp "$CPUS" -kernel "$kernel"
@@ -115,9 +143,13 @@ pick_accel() {
 accel=$(pick_accel)
 [ "$accel" = tcg ] && accel=tcg,thread=multi
 fresh_disks
-log "booting $kernel ($accel, $MEM, $CPUS CPUs); console: $CONSOLE_LOG"
+log "booting $kernel ($accel, $MEM, -smp $CPUS); console: $CONSOLE_LOG"
 run_qemu "$accel" "$CONSOLE_LOG" "$BOOT_TIMEOUT" "$@"
 status=$(guest_status "$CONSOLE_LOG")
+# A kernel without ACPI (configs/base) brings up one CPU whatever -smp says.
+cpus=$(tr -d '\r' <"$CONSOLE_LOG" | sed -n 's/^harness-guest: \([0-9]*\) CPUs online$/\1/p' | head -n 1)
+[ -z "$cpus" ] || [ "$cpus" = "$CPUS" ] ||
+	log "note: the guest had $cpus CPU(s) online, not $CPUS (-smp needs ACPI: configs/smp.config)"
 if [ -z "$status" ]; then
 	log "guest ended without reporting a status (timeout $BOOT_TIMEOUT s, panic or hang); see $CONSOLE_LOG"
 	exit 124

@@ -50,6 +50,8 @@ if step series-applies "$S/mktree.sh"; then
 	step coccinelle "$S/check-cocci.sh" || true
 	# shellcheck disable=SC2086 # a list of fragment names
 	if step build-debug "$S/build-kernel.sh" $DEBUG_CONFIGS; then
+		# shellcheck disable=SC2086 # a list of fragment names
+		step harness-guest-paths "$S/selftest-guest-paths.sh" "$(x86_image $DEBUG_CONFIGS)" || true
 		step kunit-x86_64 "$S/kunit.sh" x86_64 || true
 		step boot-smoke "$S/smoke.sh" "$SMOKE_SECONDS" || true
 		step boot-accounting "$S/boot-test.sh" accounting \

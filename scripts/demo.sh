@@ -2,15 +2,25 @@
 # The main job: build the kernel (base + series unless SERIES=0), boot it
 # under QEMU and run the memcg Zipf demo (scripts/guest/demo.sh).
 # usage: demo.sh [SECONDS]
+# The terminal gets the demo's own output; the whole console (boot log
+# included) goes to build/logs/demo-<arm>.log, or also to the terminal
+# with VERBOSE=1.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 seconds=${1:-30}
+log "building the kernel (about 9 min cold on 2 cores, seconds when nothing changed)"
 kernel=$("$HARNESS_ROOT/scripts/build-kernel.sh" base)
 mkdir -p "$BUILD_DIR/logs"
 export CONSOLE_LOG=$BUILD_DIR/logs/demo-$(arm_name).log
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((seconds + 600))} \
+quiet=1
+[ "${VERBOSE:-0}" = 1 ] && quiet=0
+log "booting it for a ${seconds} s demo; console: $CONSOLE_LOG"
+status=0
+QUIET=$quiet BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((seconds + 600))} \
 	"$HARNESS_ROOT/scripts/boot.sh" "$kernel" "$HARNESS_ROOT/scripts/guest/demo.sh" "$seconds" ||
-	die "demo failed in the guest (exit $?); console: $CONSOLE_LOG"
+	status=$?
+[ $quiet = 0 ] || guest_output "$CONSOLE_LOG"
+[ $status = 0 ] || die "demo failed in the guest (exit $status); console: $CONSOLE_LOG"
 "$HARNESS_ROOT/scripts/check-console.sh" "$CONSOLE_LOG"
 log "demo done; console: $CONSOLE_LOG"

@@ -44,6 +44,20 @@ series_id() {
 	series_patches | while read -r p; do sha256sum <"$p"; done | sha256sum | cut -d' ' -f1
 }
 
+# x86_image FRAGMENT...: where build-kernel.sh puts the x86_64 image of
+# these fragments (of the arm SERIES selects).
+x86_image() {
+	echo "$BUILD_DIR/obj/$(arm_name)-$(IFS=+; echo "$*")/arch/x86/boot/bzImage"
+}
+
+# guest_output CONSOLE-LOG: what the guest command printed, without the
+# kernel's messages ("[   1.234567] ...") and the init's markers.
+guest_output() {
+	tr -d '\r' <"$1" |
+		sed -n '/^harness-guest: running: /,/^MGLRU-FG-HARNESS-EXIT: /p' |
+		sed -e '1d' -e '$d' | grep -v '^\[ *[0-9]*\.[0-9]*\] ' || true
+}
+
 # The debug kernel of the boot tests and the KUnit run: mm sanity checks,
 # lockdep, KASAN, the series' KUnit suites, and ACPI (configs/smp.config),
 # without which an x86 guest gets one CPU whatever QEMU's -smp says.
