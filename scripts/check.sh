@@ -8,6 +8,7 @@ set -euo pipefail
 
 S=$HARNESS_ROOT/scripts
 SMOKE_SECONDS=${SMOKE_SECONDS:-60}
+CHURN_SECONDS=${CHURN_SECONDS:-60}
 # The selftests that make check runs on ORIG and FG (labels of
 # scripts/guest/selftests.sh): every program of make selftests but cow
 # (26 s per arm under TCG) and migration (40 s, a fixed run time), to
@@ -57,6 +58,7 @@ if step series-applies "$S/mktree.sh"; then
 		step boot-accounting "$S/boot-test.sh" accounting \
 			"$S/guest/accounting.sh" --fg || true
 		step boot-refs-api "$S/refs-api.sh" || true
+		step boot-memcg-churn "$S/memcg-churn.sh" "$CHURN_SECONDS" || true
 	fi
 	# ORIG and FG built alike ("base selftests"), for the steps that compare
 	# the two: the kernel's own selftests, a subset of make selftests (see

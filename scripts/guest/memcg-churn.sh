@@ -1,0 +1,139 @@
+#!/bin/bash
+# Guest side of the memcg churn test: reparenting against lockless
+# promotion.  For CHURN_SECONDS, short-lived memcgs below churn/ each
+# take a slice of a shared file into the page cache (charged to them)
+# and are removed, while readers in long-lived memcgs (churn/reader-1
+# with read(2), churn/reader-2 through mmap; scripts/guest/churn-reader.c)
+# keep reading the slice filled last: their accesses promote folios of
+# memcgs that are dying, without the LRU lock.  churn/ is smaller than the file, so reclaim runs all along,
+# and its generations are aged by hand, so that its window and the
+# children's differ.
+# Afterwards, for churn/ and each reader, the pages on the generations
+# (/sys/kernel/debug/lru_gen, the memcg and its descendants) must equal
+# active + inactive of memory.stat, and the removed memcgs must be gone.
+# The host fails the test on any console splat: lru_gen_exit_memcg()'s
+# warnings, DEBUG_LIST or KASAN reports of a folio left on a freed list.
+# usage: memcg-churn.sh CHURN-READER [SECONDS]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+READER=${1:?usage: memcg-churn.sh CHURN-READER [SECONDS]}
+CHURN_SECONDS=${2:-60}
+DATA_MB=128
+SLICE_MB=2
+SLICE_FILE=/tmp/churn-slice
+# Short-lived memcgs at a time: process starts are slow under TCG
+CHURNERS=3
+CG=churn
+CG_MAX=16M
+LRU_GEN_DEBUG=/sys/kernel/debug/lru_gen
+# memory.stat may lag the per-cpu counters by a flush batch (64 pages per
+# CPU); allow twice that, as boot-accounting does.
+TOLERANCE=$((2 * 64 * $(nproc)))
+DYING_WAIT=30
+page_kb=$(($(getconf PAGESIZE) / 1024))
+
+guest_setup
+echo "kernel: $(uname -r); lru_gen: $(cat /sys/kernel/mm/lru_gen/enabled)"
+lay_out_file "$DATA_DIR/churn.dat" $DATA_MB
+make_memcg $CG $CG_MAX
+echo +memory >"$CGROOT/$CG/cgroup.subtree_control"
+make_memcg $CG/reader-1 max
+make_memcg $CG/reader-2 max
+
+memcg_id() { awk -v cg="/$1" '$1 == "memcg" && $3 == cg { print $2; exit }' $LRU_GEN_DEBUG; }
+max_seq() { memcg_gens "$1" | awk 'END { print $1 }'; }
+
+# One short-lived memcg: drop a slice of the file from the page cache,
+# read it back (now charged to this memcg), point the readers at it and
+# remove the memcg while they read it.
+churn_one() { # churn_one N
+	local cg=$CG/tmp-$1 off=$(($1 * SLICE_MB % DATA_MB))
+
+	mkdir "$CGROOT/$cg"
+	# iflag=nocache drops what dd read from the page cache afterwards
+	in_memcg "$cg" dd if="$DATA_DIR/churn.dat" of=/dev/null bs=1M skip=$off \
+		count=$SLICE_MB iflag=nocache status=none
+	in_memcg "$cg" dd if="$DATA_DIR/churn.dat" of=/dev/null bs=1M skip=$off \
+		count=$SLICE_MB status=none
+	echo $off >"$SLICE_FILE.$1"
+	mv "$SLICE_FILE.$1" $SLICE_FILE
+	sleep 0.1
+	rmdir "$CGROOT/$cg"
+}
+
+churner() { # churner FIRST: memcgs FIRST, FIRST + CHURNERS, ...
+	local n=$1 end=$((SECONDS + CHURN_SECONDS))
+
+	while [ $SECONDS -lt $end ]; do
+		churn_one "$n"
+		n=$((n + CHURNERS))
+	done
+	echo "memcg-churn: churner $1: $(((n - $1) / CHURNERS)) short-lived memcgs created, filled and removed"
+}
+
+ager() { # age churn/'s generations, so that its window moves ahead of the children's
+	local id
+
+	id=$(memcg_id $CG)
+	while :; do
+		echo "+ $id 0 $(max_seq $CG)" >$LRU_GEN_DEBUG 2>/dev/null || true
+		sleep 0.5
+	done
+}
+
+reader() { # reader N MODE
+	in_memcg "$CG/reader-$1" nice -n 19 "$READER" "$2" "$DATA_DIR/churn.dat" $SLICE_FILE \
+		$SLICE_MB "$CHURN_SECONDS" >"/tmp/reader-$1.out"
+}
+
+reader 1 read & r1=$!
+reader 2 mmap & r2=$!
+ager & a=$!
+status=0
+churners=()
+for i in $(seq 0 $((CHURNERS - 1))); do
+	churner "$i" &
+	churners+=($!)
+done
+for pid in "${churners[@]}"; do
+	wait "$pid" || { echo "memcg-churn: creating or removing a memcg failed" >&2; status=1; }
+done
+wait $r1 || { echo "memcg-churn: reader-1 failed" >&2; status=1; }
+wait $r2 || { echo "memcg-churn: reader-2 failed" >&2; status=1; }
+kill $a
+wait 2>/dev/null || true
+for i in 1 2; do
+	echo "memcg-churn: reader-$i: $(cat /tmp/reader-$i.out) passes over the slice"
+done
+
+# The removed memcgs are freed once nothing holds them (lru_gen_exit_memcg()
+# checks their generations then).
+for _ in $(seq $DYING_WAIT); do
+	dying=$(awk '$1 == "nr_dying_descendants" { print $2 }' "$CGROOT/$CG/cgroup.stat")
+	[ "$dying" = 0 ] && break
+	sleep 1
+done
+echo "memcg-churn: $dying dying memcgs left below $CG after ${DYING_WAIT} s at most"
+
+# subtree_gens MEMCG: the pages on the generations of MEMCG and its descendants
+subtree_gens() {
+	awk -v cg="/$1" '$1 == "memcg" { inside = ($3 == cg || index($3, cg "/") == 1); next }
+		inside && NF == 4 && $1 ~ /^[0-9]+$/ { sum += $3 + $4 }
+		END { print sum + 0 }' $LRU_GEN_DEBUG
+}
+lru_pages() { # lru_pages MEMCG: active + inactive, anon and file, of memory.stat
+	awk -v kb=$page_kb '$1 ~ /^(in)?active_(anon|file)$/ { sum += $2 }
+		END { print int(sum / 1024 / kb) }' "$CGROOT/$1/memory.stat"
+}
+for cg in $CG $CG/reader-1 $CG/reader-2; do
+	gens=$(subtree_gens "$cg")
+	lru=$(lru_pages "$cg")
+	diff=$((lru - gens))
+	echo "memcg-churn: $cg: generations $gens pages, active + inactive $lru (diff $diff)"
+	if [ "${diff#-}" -gt "$TOLERANCE" ]; then
+		echo "memcg-churn: $cg: active + inactive differs from the generations by $diff pages" >&2
+		status=1
+	fi
+done
+exit $status
