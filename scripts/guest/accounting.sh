@@ -19,9 +19,7 @@ CG=acct
 DATA_MB=64
 HOT_READS=4
 AGINGS=3
-# memory.stat may lag the per-cpu counters by a flush batch (64 pages per
-# CPU); allow twice that.
-TOLERANCE=$((2 * 64 * $(nproc)))
+TOLERANCE=$MEMCG_STAT_TOLERANCE
 LRU_GEN_DEBUG=/sys/kernel/debug/lru_gen
 
 guest_setup
@@ -34,10 +32,10 @@ for _ in $(seq $HOT_READS); do
 done
 in_memcg $CG dd if="$DATA_DIR/acct.dat" of=/dev/null bs=1M skip=$half status=none
 
-memcg_id=$(awk -v cg="/$CG" '$1 == "memcg" && $3 == cg { print $2 }' $LRU_GEN_DEBUG)
+memcg_id=$(memcg_id $CG)
 lru_gen_file_pages() { memcg_gens $CG | awk '{ sum += $4 } END { print sum + 0 }'; }
 lru_gen_min_seq() { memcg_gens $CG | awk 'NR == 1 { print $1 }'; }
-lru_gen_max_seq() { memcg_gens $CG | awk 'END { print $1 }'; }
+lru_gen_max_seq() { memcg_max_seq $CG; }
 page_kb=$(($(getconf PAGESIZE) / 1024))
 pages() { echo $(($(memcg_stat $CG "$1") / 1024 / page_kb)); }
 # The memcg's file LRU sizes and the file pages on its generations: sets

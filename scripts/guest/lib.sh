@@ -53,6 +53,20 @@ memcg_gens() {
 		inside && NF == 4 && $1 ~ /^[0-9]+$/' /sys/kernel/debug/lru_gen
 }
 
+# The id of memcg $1 in /sys/kernel/debug/lru_gen, for its "+ ID NODE SEQ" aging.
+memcg_id() {
+	awk -v cg="/$1" '$1 == "memcg" && $3 == cg { print $2; exit }' /sys/kernel/debug/lru_gen
+}
+
+# max_seq of memcg $1 (node 0).
+memcg_max_seq() {
+	memcg_gens "$1" | awk 'END { print $1 }'
+}
+
+# memory.stat may lag the per-cpu counters by a flush batch (64 pages per
+# CPU): the pages a sum read there may be off by, twice that.
+MEMCG_STAT_TOLERANCE=$((2 * 64 * $(nproc)))
+
 # Print the generations of memcg $1 for a human.
 lru_gen_summary() {
 	memcg_gens "$1" | awk '{

@@ -5,9 +5,9 @@
 # and are removed, while readers in long-lived memcgs (churn/reader-1
 # with read(2), churn/reader-2 through mmap; scripts/guest/churn-reader.c)
 # keep reading the slice filled last: their accesses promote folios of
-# memcgs that are dying, without the LRU lock.  churn/ is smaller than the file, so reclaim runs all along,
-# and its generations are aged by hand, so that its window and the
-# children's differ.
+# memcgs that are dying, without the LRU lock.  churn/ is smaller than
+# the file, so reclaim runs all along, and its generations are aged by
+# hand, so that its window and the children's differ.
 # Afterwards, for churn/ and each reader, the pages on the generations
 # (/sys/kernel/debug/lru_gen, the memcg and its descendants) must equal
 # active + inactive of memory.stat, and the removed memcgs must be gone.
@@ -27,9 +27,6 @@ CHURNERS=3
 CG=churn
 CG_MAX=16M
 LRU_GEN_DEBUG=/sys/kernel/debug/lru_gen
-# memory.stat may lag the per-cpu counters by a flush batch (64 pages per
-# CPU); allow twice that, as boot-accounting does.
-TOLERANCE=$((2 * 64 * $(nproc)))
 DYING_WAIT=30
 page_kb=$(($(getconf PAGESIZE) / 1024))
 
@@ -40,9 +37,6 @@ make_memcg $CG $CG_MAX
 echo +memory >"$CGROOT/$CG/cgroup.subtree_control"
 make_memcg $CG/reader-1 max
 make_memcg $CG/reader-2 max
-
-memcg_id() { awk -v cg="/$1" '$1 == "memcg" && $3 == cg { print $2; exit }' $LRU_GEN_DEBUG; }
-max_seq() { memcg_gens "$1" | awk 'END { print $1 }'; }
 
 # One short-lived memcg: drop a slice of the file from the page cache,
 # read it back (now charged to this memcg), point the readers at it and
@@ -77,7 +71,7 @@ ager() { # age churn/'s generations, so that its window moves ahead of the child
 
 	id=$(memcg_id $CG)
 	while :; do
-		echo "+ $id 0 $(max_seq $CG)" >$LRU_GEN_DEBUG 2>/dev/null || true
+		echo "+ $id 0 $(memcg_max_seq $CG)" >$LRU_GEN_DEBUG 2>/dev/null || true
 		sleep 0.5
 	done
 }
@@ -131,7 +125,7 @@ for cg in $CG $CG/reader-1 $CG/reader-2; do
 	lru=$(lru_pages "$cg")
 	diff=$((lru - gens))
 	echo "memcg-churn: $cg: generations $gens pages, active + inactive $lru (diff $diff)"
-	if [ "${diff#-}" -gt "$TOLERANCE" ]; then
+	if [ "${diff#-}" -gt "$MEMCG_STAT_TOLERANCE" ]; then
 		echo "memcg-churn: $cg: active + inactive differs from the generations by $diff pages" >&2
 		status=1
 	fi
