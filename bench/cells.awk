@@ -3,6 +3,9 @@
 # Values are kept per (metric, arm, point); a cell is
 # "median [min-max] (+x% vs ORIG)", the range only with repeats.
 
+# run_arms (bench/lib.sh) records the series commit first.
+$1 ~ /^series=/ { series = substr($1, 8); next }
+
 # The key=value fields of the current line into v.
 function kv(   i, p) {
 	delete v
@@ -44,5 +47,6 @@ function preamble(title, runner,   i, n, p) {
 	printf "\nKernels:"
 	for (i = 1; i <= na; i++) printf " %s %s%s", a[i], rel[a[i]], i < na ? ";" : ""
 	printf " (config fragments: %s).\n", kconfigs
+	if (series != "") printf "Series: patches/ at commit %s of this repository, on the base of scripts/base.env.\n", series
 	printf "QEMU (TCG): `%s`\n\n", qemu
 }

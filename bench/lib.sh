@@ -33,6 +33,7 @@ run_arms() {
 	read -ra kconfigs <<<"$3"
 	shift 4
 	read -ra arms <<<"$ARMS"
+	echo "series=$(series_commit)" >>"$results"
 	local -A kernel
 	for arm in "${arms[@]}"; do
 		arm_kernel "$arm"
@@ -46,7 +47,10 @@ run_arms() {
 			arm_kernel "$arm"
 			log="$BUILD_DIR/logs/bench-$name-$arm.log"
 			log "repeat $rep/$REPEATS: $arm"
-			CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS QUIET=1 \
+			# bench_rep= lets a guest script draw this repeat's streams
+			# (scripts/guest/lib.sh: bench_rep), the same for every arm.
+			EXTRA_CMDLINE="bench_rep=$rep ${EXTRA_CMDLINE:-}" \
+				CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS QUIET=1 \
 				"$HARNESS_ROOT/scripts/boot.sh" "${kernel[$series]}" \
 				"$guest" "$BENCH_CONF" "$lru_gen" "$@" ||
 				die "arm $arm failed in the guest; console: $log"
@@ -63,4 +67,13 @@ run_arms() {
 # the report; empty if there was none.
 fg_qemu_command() { # fg_qemu_command NAME
 	sed "s|$HARNESS_ROOT|.|g; s|$BUILD_DIR|build|g" "$BUILD_DIR/logs/bench-$1-fg.log.cmd" 2>/dev/null || true
+}
+
+# The commit of this checkout, i.e., of patches/, that the FG arm ran, with
+# "-dirty" if patches/ has uncommitted changes: every report names it.
+series_commit() {
+	local c
+	c=$(git -C "$HARNESS_ROOT" rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+	git -C "$HARNESS_ROOT" diff --quiet HEAD -- patches || c+=-dirty
+	echo "$c"
 }

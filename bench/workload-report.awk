@@ -6,7 +6,10 @@
 
 $1 ~ /^arm=/ {
 	kv()
-	for (k in v) if (k != "arm" && k != "rep" && k != "release") add(k, v["arm"], "-", v[k])
+	for (k in v) if (k != "arm" && k != "rep" && k != "release") {
+		add(k, v["arm"], "-", v[k])
+		byrep[k, v["arm"], v["rep"]] = v[k] + 0
+	}
 	rel[v["arm"]] = v["release"]
 	if (v["rep"] > reps) reps = v["rep"]
 }
@@ -26,5 +29,34 @@ END {
 		printf "| %s (`%s`) |", f[2], f[1]
 		for (i = 1; i <= na; i++) printf "%s", cell(f[1], a[i], "-", f[3])
 		printf "\n"
+	}
+	paired("fg", "orig", na, nm)
+	paired("fg", "clru", na, nm)
+}
+
+# The ratio X/Y of each metric per repeat (both arms ran the same streams in
+# a repeat): median [min-max] and in how many repeats X was lower.  A range
+# that excludes 1 with every repeat on one side is the sign test's verdict
+# (5 of 5: p = 1/32 one-sided).
+function paired(x, y, na, nm,   i, j, r, n, lower, have, k) {
+	have = 0
+	for (i = 1; i <= na; i++) have += (a[i] == x) + (a[i] == y)
+	if (have != 2) return
+	printf "\n%s / %s per repeat (paired: same streams), `median [min–max]`, " \
+		"repeats where %s is lower:\n\n", toupper(x), toupper(y), toupper(x)
+	printf "| metric | ratio | %s lower |\n|---|---|---|\n", toupper(x)
+	for (j = 1; j <= nm; j++) {
+		if (split(m[j], f, "|") != 3) continue
+		k = "ratio " f[1] " " x " " y
+		n = lower = 0
+		for (r = 1; r <= reps; r++) {
+			if (!((f[1], x, r) in byrep) || !((f[1], y, r) in byrep) || byrep[f[1], y, r] <= 0)
+				continue
+			add(k, "-", "-", byrep[f[1], x, r] / byrep[f[1], y, r])
+			lower += byrep[f[1], x, r] < byrep[f[1], y, r]
+			n++
+		}
+		if (!stats(k SUBSEP "-" SUBSEP "-")) continue
+		printf "| `%s` | %.3f [%.3f–%.3f] | %d of %d |\n", f[1], med, lo, hi, lower, n
 	}
 }

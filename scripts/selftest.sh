@@ -128,5 +128,16 @@ expect_ok "a clean console log passes" "$S/check-console.sh" "$tmp/clean.log"
 expect_fail "a WARNING in the console fails" "WARNING: CPU" "$S/check-console.sh" "$tmp/warn.log"
 expect_fail "an RCU stall in the console fails" "self-detected stall" "$S/check-console.sh" "$tmp/stall.log"
 
+# The workload report pairs FG with ORIG per repeat and names the series.
+printf '%s\n' series=abc1234 \
+	'arm=orig rep=1 release=o x=2.0' 'arm=fg rep=1 release=f x=1.0' \
+	'arm=fg rep=2 release=f x=3.0' 'arm=orig rep=2 release=o x=4.0' >"$tmp/w.results"
+awk -v title=T -v conf=c -v kconfigs=k -v arms="orig fg" -v metrics='x|the x|%.2f' -v date=d \
+	-v params=p -v qemu=q -f "$HARNESS_ROOT/bench/cells.awk" \
+	-f "$HARNESS_ROOT/bench/workload-report.awk" "$tmp/w.results" >"$tmp/w.md"
+expect_true "the workload report pairs FG with ORIG per repeat" \
+	grep -qF '| `x` | 0.625 [0.500–0.750] | 2 of 2 |' "$tmp/w.md"
+expect_true "the workload report names the series commit" grep -q 'commit abc1234 ' "$tmp/w.md"
+
 echo "harness self-tests: $passed passed, $failed failed"
 [ $failed = 0 ]

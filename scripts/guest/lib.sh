@@ -72,3 +72,11 @@ lru_gen_summary() {
 	memcg_gens "$1" | awk '{
 		printf "    gen seq %-6s age %8s ms  anon %7s  file %7s\n", $1, $2, $3, $4 }'
 }
+
+# The benchmark repeat this boot runs (bench/lib.sh passes bench_rep= on the
+# kernel command line); 1 outside a benchmark.
+bench_rep() {
+	local rep
+	rep=$(sed -n 's/.*[[:space:]]bench_rep=\([0-9]*\).*/\1/p' /proc/cmdline)
+	echo "${rep:-1}"
+}

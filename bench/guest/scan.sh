@@ -1,0 +1,101 @@
+#!/bin/bash
+# Guest side of the scan benchmark (bench/scan.conf, issue 22): fio reads a
+# Zipf-hot file on the data disk in a memcg, first alone, then while dd
+# streams a large cold file from a second disk, in a loop, in the same
+# memcg.  Each point: drop caches, a fresh memcg, an untimed warm-up (seed
+# WARMUP_SEED + 2 (repeat - 1)), the timed window (seed WINDOW_SEED + 2
+# (repeat - 1)); the scan, if any, runs
+# through both.  The data disk's read counter then counts the hot file's
+# misses only.
+# usage: scan.sh CONF LRU_GEN_ENABLED   (CONF: bench/scan.conf)
+# Prints "RESULT key=value..." with both points.
+set -euo pipefail
+here=$(dirname "$0")
+. "$here/../../scripts/guest/lib.sh"
+. "$1"
+. "$here/../zipf-job.sh"
+lru_gen=$2
+# Each repeat its own stretch of the streams, the same on every arm.
+rep=$(bench_rep)
+warmup_seed=$((WARMUP_SEED + 2 * (rep - 1)))
+window_seed=$((WINDOW_SEED + 2 * (rep - 1)))
+SCAN_DIR=/mnt/scan
+scan_file=$SCAN_DIR/scan.dat
+
+guest_setup
+echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
+echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
+
+# The second disk holds the cold file instead of swap: its reads must not
+# count as the data disk's.
+swapoff "/dev/$SWAP_DEV" 2>/dev/null || true
+dd if=/dev/zero of="/dev/$SWAP_DEV" bs=4k count=1 status=none  # the swap signature
+mkfs.ext4 -q "/dev/$SWAP_DEV"
+mkdir -p "$SCAN_DIR"
+mount -t ext4 "/dev/$SWAP_DEV" "$SCAN_DIR"
+dd if=/dev/zero of="$scan_file" bs=1M count="$SCAN_MB" status=none
+lay_out_file "$ZIPF_FILE" "$DATA_MB"
+
+scan_sectors_read() {
+	awk '{ print $3 }' "/sys/block/$SWAP_DEV/stat"
+}
+
+# Read the cold file from start to end, again and again, in memcg $1,
+# until $scan_stop exists.
+scan_stop=/tmp/scan-stop
+scan_loop() {
+	rm -f "$scan_stop"
+	in_memcg "$1" sh -c 'until [ -e "$2" ]; do dd if="$0" of=/dev/null bs="$1" status=none; done' \
+		"$scan_file" "$SCAN_BS" "$scan_stop" >/dev/null
+}
+
+run_fio() { # run_fio THETA SEED LOOPS
+	zipf_job "$@"
+	in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal
+}
+
+# run_point NAME SCAN(0|1): print NAME_pages_per_read=... and the rest.
+run_point() {
+	local name=$1 scan=$2 scanner= out reads pages refaults sectors0 scan0 refaults0 t0 t1
+	rmdir "$CGROOT/bench" 2>/dev/null || true
+	echo 3 >/proc/sys/vm/drop_caches
+	preload_fio "$DATA_DIR"
+	make_memcg bench "${MEMCG_MB}M"
+	if [ "$scan" = 1 ]; then
+		scan_loop bench &
+		scanner=$!
+	fi
+	run_fio "$THETA" "$warmup_seed" "$WARMUP_LOOPS" >/dev/null
+	refaults0=$(memcg_stat bench workingset_refault_file)
+	sectors0=$(disk_sectors_read)
+	scan0=$(scan_sectors_read)
+	t0=$(date +%s.%N)
+	out=$(run_fio "$THETA" "$window_seed" "$WINDOW_LOOPS")
+	t1=$(date +%s.%N)
+	reads=$(awk -F';' '{ print int($6 / 4) }' <<<"$out")
+	pages=$((($(disk_sectors_read) - sectors0) / 8))
+	refaults=$(($(memcg_stat bench workingset_refault_file) - refaults0))
+	printf '%s_pages_per_read=%s %s_refaults_per_read=%s %s_s=%s %s_mb=%s ' \
+		"$name" "$(awk -v p="$pages" -v r="$reads" 'BEGIN { printf "%.4f", p / r }')" \
+		"$name" "$(awk -v p="$refaults" -v r="$reads" 'BEGIN { printf "%.4f", p / r }')" \
+		"$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" \
+		"$name" $((($(scan_sectors_read) - scan0) / 2048))
+	if [ -n "$scanner" ]; then
+		touch "$scan_stop"
+		pkill -x dd || true
+		wait "$scanner" 2>/dev/null || true
+	fi
+	# For a look at why an arm did better or worse (console log only).
+	{
+		echo "point $name: reads=$reads disk_pages=$pages refaults=$refaults"
+		grep -E '^workingset_(refault|activate|restore)_file ' "$CGROOT/bench/memory.stat" | tr '\n' ' '
+		echo
+		[ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ] ||
+			awk '$1 == "memcg" { inside = ($3 == "/bench"); next } inside' \
+				/sys/kernel/debug/lru_gen_full
+	} >&2
+	rmdir "$CGROOT/bench" 2>/dev/null || true
+}
+
+result=$(run_point noscan 0; run_point scan 1)
+echo "RESULT seed=$window_seed $result"
