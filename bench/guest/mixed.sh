@@ -7,11 +7,7 @@
 # usage: mixed.sh CONF LRU_GEN_ENABLED GUEST_BIN   (CONF: bench/mixed.conf)
 # Prints "RESULT key=value..." for the window.
 set -euo pipefail
-here=$(dirname "$0")
-. "$here/../../scripts/guest/lib.sh"
-. "$1"
-. "$here/../zipf-job.sh"
-lru_gen=$2
+. "$(dirname "$0")/fio-prologue.sh" "$@"
 anon_zipf=$3/anon-zipf
 go=/tmp/anon-go
 anon_out=/tmp/anon.out

@@ -10,11 +10,7 @@
 # usage: scan.sh CONF LRU_GEN_ENABLED   (CONF: bench/scan.conf)
 # Prints "RESULT key=value..." with both points.
 set -euo pipefail
-here=$(dirname "$0")
-. "$here/../../scripts/guest/lib.sh"
-. "$1"
-. "$here/../zipf-job.sh"
-lru_gen=$2
+. "$(dirname "$0")/fio-prologue.sh" "$@"
 # Each repeat its own stretch of the streams, the same on every arm.
 rep=$(bench_rep)
 warmup_seed=$((WARMUP_SEED + 2 * (rep - 1)))

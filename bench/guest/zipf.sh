@@ -7,12 +7,7 @@
 # WINDOW_SEED): the same job and hot set, a fresh stretch of the stream
 # (bench/zipf-job.sh explains the seeding).
 set -euo pipefail
-here=$(dirname "$0")
-. "$here/../../scripts/guest/lib.sh"
-. "$1"
-. "$here/../zipf-job.sh"
-
-lru_gen=$2
+. "$(dirname "$0")/fio-prologue.sh" "$@"
 shift 2
 guest_setup
 echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
