@@ -70,10 +70,13 @@ fg_qemu_command() { # fg_qemu_command NAME
 }
 
 # The commit of this checkout, i.e., of patches/, that the FG arm ran, with
-# "-dirty" if patches/ has uncommitted changes: every report names it.
+# "-dirty" if patches/ has uncommitted changes and "-modified" if the series
+# tree the FG kernel is built from has (an experiment applied there):
+# every report names it.
 series_commit() {
 	local c
 	c=$(git -C "$HARNESS_ROOT" rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
 	git -C "$HARNESS_ROOT" diff --quiet HEAD -- patches || c+=-dirty
+	git -C "$TREE" diff --quiet HEAD 2>/dev/null || c+=-modified
 	echo "$c"
 }

@@ -2,10 +2,16 @@
 # The start of the guest scripts that run the fio Zipf job (zipf.sh,
 # mixed.sh, scan.sh): sourced with their arguments, CONF LRU_GEN_ENABLED
 # ..., it loads the guest helpers, the benchmark's conf and the fio job
-# (bench/zipf-job.sh), and sets lru_gen.
+# (bench/zipf-job.sh), sets lru_gen and defines run_fio.
 here=$(dirname "${BASH_SOURCE[0]}")
 . "$here/../../scripts/guest/lib.sh"
 . "$1"
 . "$here/../zipf-job.sh"
 # shellcheck disable=SC2034 # lru_gen is for the sourcing script
 lru_gen=$2
+
+# run_fio THETA SEED LOOPS: the fio job in memcg "bench", fio's --minimal line
+run_fio() {
+	zipf_job "$@"
+	in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal
+}

@@ -37,8 +37,7 @@ make_memcg bench "${MEMCG_MB}M"
 in_memcg bench "$anon_zipf" "$ANON_MB" "$ANON_THETA" "$ANON_WARMUP" "$ANON_WINDOW" "$go" \
 	>"$anon_out" &
 anon_pid=$!
-zipf_job "$FILE_THETA" "$WARMUP_SEED" "$WARMUP_LOOPS"
-in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal >/dev/null
+run_fio "$FILE_THETA" "$WARMUP_SEED" "$WARMUP_LOOPS" >/dev/null
 wait_anon_warm "$anon_pid"
 
 # The window: counters around both runs.
@@ -48,8 +47,7 @@ sectors0=$(disk_sectors_read)
 anon0=$(memcg_stat bench anon)
 t0=$(date +%s.%N)
 touch "$go"
-zipf_job "$FILE_THETA" "$WINDOW_SEED" "$WINDOW_LOOPS"
-out=$(in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal)
+out=$(run_fio "$FILE_THETA" "$WINDOW_SEED" "$WINDOW_LOOPS")
 file_end=$(date +%s.%N)
 wait "$anon_pid" || { echo "anon-zipf failed:" >&2; cat "$anon_out" >&2; exit 1; }
 t1=$(date +%s.%N)

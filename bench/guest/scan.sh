@@ -4,9 +4,8 @@
 # streams a large cold file from a second disk, in a loop, in the same
 # memcg.  Each point: drop caches, a fresh memcg, an untimed warm-up (seed
 # WARMUP_SEED + 2 (repeat - 1)), the timed window (seed WINDOW_SEED + 2
-# (repeat - 1)); the scan, if any, runs
-# through both.  The data disk's read counter then counts the hot file's
-# misses only.
+# (repeat - 1)); the scan, if any, runs through both.  The data disk's
+# read counter then counts the hot file's misses only.
 # usage: scan.sh CONF LRU_GEN_ENABLED   (CONF: bench/scan.conf)
 # Prints "RESULT key=value..." with both points.
 set -euo pipefail
@@ -32,10 +31,6 @@ mount -t ext4 "/dev/$SWAP_DEV" "$SCAN_DIR"
 dd if=/dev/zero of="$scan_file" bs=1M count="$SCAN_MB" status=none
 lay_out_file "$ZIPF_FILE" "$DATA_MB"
 
-scan_sectors_read() {
-	awk '{ print $3 }' "/sys/block/$SWAP_DEV/stat"
-}
-
 # Read the cold file from start to end, again and again, in memcg $1,
 # until $scan_stop exists.
 scan_stop=/tmp/scan-stop
@@ -45,10 +40,6 @@ scan_loop() {
 		"$scan_file" "$SCAN_BS" "$scan_stop" >/dev/null
 }
 
-run_fio() { # run_fio THETA SEED LOOPS
-	zipf_job "$@"
-	in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal
-}
 
 # run_point NAME SCAN(0|1): print NAME_pages_per_read=... and the rest.
 run_point() {
@@ -64,7 +55,7 @@ run_point() {
 	run_fio "$THETA" "$warmup_seed" "$WARMUP_LOOPS" >/dev/null
 	refaults0=$(memcg_stat bench workingset_refault_file)
 	sectors0=$(disk_sectors_read)
-	scan0=$(scan_sectors_read)
+	scan0=$(disk_sectors_read "$SWAP_DEV")
 	t0=$(date +%s.%N)
 	out=$(run_fio "$THETA" "$window_seed" "$WINDOW_LOOPS")
 	t1=$(date +%s.%N)
@@ -75,7 +66,7 @@ run_point() {
 		"$name" "$(awk -v p="$pages" -v r="$reads" 'BEGIN { printf "%.4f", p / r }')" \
 		"$name" "$(awk -v p="$refaults" -v r="$reads" 'BEGIN { printf "%.4f", p / r }')" \
 		"$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" \
-		"$name" $((($(scan_sectors_read) - scan0) / 2048))
+		"$name" $((($(disk_sectors_read "$SWAP_DEV") - scan0) / 2048))
 	if [ -n "$scanner" ]; then
 		touch "$scan_stop"
 		pkill -x dd || true

@@ -15,10 +15,6 @@ echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
 [ "$ZIPF_FILE" = "$DATA_DIR/zipf.dat" ] || { echo "ZIPF_FILE is not on $DATA_DIR" >&2; exit 1; }
 lay_out_file "$ZIPF_FILE" "$DATA_MB"
 
-run_fio() { # run_fio THETA SEED LOOPS
-	zipf_job "$@"
-	in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal
-}
 
 # MiB (decimals allowed, for sweep points such as 10 : 1) to KiB.
 mib_to_kib() {

@@ -26,9 +26,9 @@ memcg_stat() {
 	awk -v k="$2" '$1 == k { print $2 }' "$CGROOT/$1/memory.stat"
 }
 
-# Sectors read from the data disk so far (field 3 of /sys/block/X/stat).
-disk_sectors_read() {
-	awk '{ print $3 }' "/sys/block/$DATA_DEV/stat"
+# Sectors read from a disk so far (field 3 of /sys/block/DEV/stat).
+disk_sectors_read() { # disk_sectors_read [DEV]: of the data disk by default
+	awk '{ print $3 }' "/sys/block/${1:-$DATA_DEV}/stat"
 }
 
 # Run a command inside memcg $1.
