@@ -522,12 +522,16 @@ static int cmd_pageout(int argc, char **argv)
 	printf("resident_after_pageout %lu\n", left);
 	if (left)
 		print_resident_runs(p, size, 8);
-	munmap(p, size);
 
+	/*
+	 * Fault the pages back in through the mapping: a refault in a page
+	 * fault is what activates a folio whose shadow says it was accessed.
+	 */
 	refault = memcg_stat(cg, "workingset_refault_file");
 	activate = memcg_stat(cg, "workingset_activate_file");
 	restore = memcg_stat(cg, "workingset_restore_file");
-	read_range(fd, 0, size, 1);
+	touch(p, size, 1);
+	munmap(p, size);
 	printf("refault_delta %lu\n", memcg_stat(cg, "workingset_refault_file") - refault);
 	printf("activate_delta %lu\n", memcg_stat(cg, "workingset_activate_file") - activate);
 	printf("restore_delta %lu\n", memcg_stat(cg, "workingset_restore_file") - restore);

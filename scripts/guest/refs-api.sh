@@ -15,8 +15,9 @@
 #                     cold pages must land in an old generation right away
 #                     (not in max_seq - 1, where new anon pages go).
 #   madv-pageout      Pages read four times, paged out with MADV_PAGEOUT and
-#                     read again through the fd are refaults, but neither
-#                     workingset activations nor restores (multi-gen LRU).
+#                     faulted back in through the mapping are refaults, but
+#                     neither workingset activations nor restores (multi-gen
+#                     LRU).
 #   thp-split         Splitting an accessed shmem THP keeps every page
 #                     referenced (/proc/kpageflags) and keeps the memcg's
 #                     active_anon, which counts refs with MGLRU-FG.
