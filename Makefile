@@ -13,13 +13,13 @@ SMOKE_SECONDS ?= 60
 SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export build smoke kunit matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
+.PHONY: all demo check deps tree export send build smoke kunit matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export build smoke kunit matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
+	@echo "Targets: demo check deps tree export send build smoke kunit matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
 
 deps:
 	@scripts/deps.sh
@@ -37,6 +37,11 @@ tree: deps
 # Write the tree's commits back into patches/ (after editing them with git rebase).
 export:
 	@scripts/export-series.sh
+
+# Mail patches/ as yourself (git config user.name/user.email): a dry run into
+# build/send/ unless SEND=1.  To/Cc come from the tree's get_maintainer.pl.
+send: deps
+	@scripts/send.sh
 
 # Build a kernel from configs/$(CONFIGS) fragments, e.g. CONFIGS="base debug".
 build: deps

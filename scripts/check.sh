@@ -46,6 +46,8 @@ step parity-selftest "$S/selftests-parity-selftest.sh" || true
 if step series-applies "$S/mktree.sh"; then
 	step checkpatch "$S/checkpatch.sh" || true
 	step export-reproducible "$S/check-export.sh" || true
+	step send-dry-run env SEND_NAME="Throwaway Tester" SEND_EMAIL=tester@example.net \
+		"$S/send.sh" || true
 	step bisect-build "$S/check-bisect.sh" || true
 	step config-matrix "$S/check-matrix.sh" || true
 	step coccinelle "$S/check-cocci.sh" || true

@@ -13,6 +13,12 @@ ORIG_TREE=${ORIG_TREE:-$BUILD_DIR/linux-orig}
 BASE_TAG=mglru-fg-base
 SERIES_BRANCH=mglru-fg
 
+# The posting: its version (subject prefix "PATCH v$SERIES_VERSION") and the
+# fixed identity that patches/ carries so that the export is reproducible;
+# scripts/send.sh replaces it with the sender's own.
+SERIES_VERSION=5
+SERIES_IDENTITY="MGLRU-FG Developers <mglru-fg@example.org>"
+
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 

@@ -139,5 +139,12 @@ expect_true "the workload report pairs FG with ORIG per repeat" \
 	grep -qF '| `x` | 0.625 [0.500–0.750] | 2 of 2 |' "$tmp/w.md"
 expect_true "the workload report names the series commit" grep -q 'commit abc1234 ' "$tmp/w.md"
 
+# make send: the placeholder identity and a malformed address are refused
+# before anything else runs
+expect_fail "make send refuses the placeholder identity" "refusing to send as" \
+	env SEND_NAME="${SERIES_IDENTITY% <*}" SEND_EMAIL=mglru-fg@example.org "$S/send.sh"
+expect_fail "make send refuses a malformed address" "not a mail address" \
+	env SEND_NAME=Someone SEND_EMAIL=someone "$S/send.sh"
+
 echo "harness self-tests: $passed passed, $failed failed"
 [ $failed = 0 ]
