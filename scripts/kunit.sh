@@ -6,9 +6,11 @@
 #
 # usage: kunit.sh [x86_64|arm64]      (default x86_64)
 #
-# Fails if a test fails or is skipped, if the number of tests that ran is
-# not the number of KUNIT_CASE()s in the suites, if there is no KTAP output,
-# or if the console shows a kernel problem (scripts/check-console.sh).
+# Fails if the series' mm/tests/.kunitconfig does not configure on the
+# architecture (kunit.py config), if a test fails or is skipped, if the
+# number of tests that ran is not the number of KUNIT_CASE()s in the
+# suites, if there is no KTAP output, or if the console shows a kernel
+# problem (scripts/check-console.sh).
 # Environment: MEM [1G], CPUS [2], BOOT_TIMEOUT [600], KUNIT_GLOB [lru_gen_*],
 # KSRC/KOBJ as for build-kernel.sh.
 set -euo pipefail
@@ -45,6 +47,21 @@ for f in $SUITE_FILES; do
 	[ -f "$src/$f" ] || die "no KUnit suite $f in $src: is patch 17 in the series?"
 	expected=$((expected + $(grep -c '^[[:space:]]*KUNIT_CASE(' "$src/$f")))
 done
+
+# The series ships mm/tests/.kunitconfig for "kunit.py run --kunitconfig=
+# mm/tests": its options must all survive the kernel's own config step for
+# this architecture, as kunit.py checks before it builds.
+kc=$(mktemp -d)
+kc_args=(--arch="$arch")
+[ "$arch" = arm64 ] && kc_args+=(--cross_compile=aarch64-linux-gnu-)
+if ! (cd "$src" && python3 tools/testing/kunit/kunit.py config "${kc_args[@]}" \
+	--kunitconfig=mm/tests --build_dir="$kc") >"$kc.log" 2>&1; then
+	tail -5 "$kc.log" >&2
+	rm -rf "$kc" "$kc.log"
+	die "mm/tests/.kunitconfig does not configure on $arch (kunit.py config, above)"
+fi
+rm -rf "$kc" "$kc.log"
+log "mm/tests/.kunitconfig configures on $arch"
 
 # shellcheck disable=SC2086
 kernel=$(KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" $fragments)
