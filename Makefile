@@ -13,13 +13,13 @@ SMOKE_SECONDS ?= 60
 SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export send build smoke kunit matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
+.PHONY: all demo check deps tree export send build smoke kunit kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export send build smoke kunit matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
+	@echo "Targets: demo check deps tree export send build smoke kunit kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
 
 deps:
 	@scripts/deps.sh
@@ -55,6 +55,11 @@ smoke: deps
 KARCH ?= x86_64
 kunit: deps
 	@scripts/kunit.sh $(KARCH)
+
+# Mutation check of the KUnit suites: each scripts/kunit-mutations/*.diff
+# breaks one rule; every one must fail at least one case (about 15 min).
+kunit-mutations: deps
+	@scripts/kunit-mutations.sh $(KARCH)
 
 # W=1 builds of the touched objects in the extra configs (MEMCG=n, LRU_GEN=n,
 # no THP, no swap, btrfs/erofs, i386, arm64); make cocci: coccinelle on the
