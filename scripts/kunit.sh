@@ -54,13 +54,13 @@ done
 kc=$(mktemp -d)
 kc_args=(--arch="$arch")
 [ "$arch" = arm64 ] && kc_args+=(--cross_compile=aarch64-linux-gnu-)
-if ! (cd "$src" && python3 tools/testing/kunit/kunit.py config "${kc_args[@]}" \
-	--kunitconfig=mm/tests --build_dir="$kc") >"$kc.log" 2>&1; then
-	tail -5 "$kc.log" >&2
-	rm -rf "$kc" "$kc.log"
+kc_status=0
+(cd "$src" && python3 tools/testing/kunit/kunit.py config "${kc_args[@]}" \
+	--kunitconfig=mm/tests --build_dir="$kc/build") >"$kc/log" 2>&1 || kc_status=$?
+[ "$kc_status" = 0 ] || tail -5 "$kc/log" >&2
+rm -rf "$kc"
+[ "$kc_status" = 0 ] ||
 	die "mm/tests/.kunitconfig does not configure on $arch (kunit.py config, above)"
-fi
-rm -rf "$kc" "$kc.log"
 log "mm/tests/.kunitconfig configures on $arch"
 
 # shellcheck disable=SC2086

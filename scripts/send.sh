@@ -45,9 +45,8 @@ for p in "${patches[@]}"; do
 		$0 == "Signed-off-by: " old { $0 = "Signed-off-by: " new }
 		{ print }' "$p" >"$out/${p##*/}"
 done
-if grep -l -F "$SERIES_IDENTITY" "$out"/*.patch >/dev/null; then
-	die "the placeholder identity is still in $(grep -l -F "$SERIES_IDENTITY" "$out"/*.patch | head -1)"
-fi
+left=$(grep -l -F "$SERIES_IDENTITY" "$out"/*.patch | head -1 || true)
+[ -z "$left" ] || die "the placeholder identity is still in $left"
 
 # Recipients: everyone get_maintainer.pl names for the patches (not the
 # cover letter, which has no diff), maintainers To:, the rest Cc:.
@@ -58,9 +57,9 @@ maint() {
 }
 to_list=$(maint --no-r --no-l; tr , '\n' <<<"${SEND_TO:-}")
 cc_list=$(maint --no-m; tr , '\n' <<<"${SEND_CC:-}")
-to_list=$(grep -v '^[[:space:]]*$' <<<"$to_list" | awk '!seen[$0]++' || true)
-cc_list=$(grep -v '^[[:space:]]*$' <<<"$cc_list" | awk '!seen[$0]++' |
-	grep -v -x -F -f <(printf '%s\n' "$to_list") || true)
+to_list=$(awk 'NF && !seen[$0]++' <<<"$to_list")
+cc_list=$(awk 'NR == FNR { to[$0]; next } NF && !($0 in to) && !seen[$0]++' \
+	<(printf '%s\n' "$to_list") - <<<"$cc_list")
 [ -n "$to_list" ] || die "get_maintainer.pl named no maintainer for the series"
 to=$(paste -s -d, <<<"$to_list")
 cc=$(paste -s -d, <<<"$cc_list")
