@@ -22,6 +22,14 @@
 #                     referenced (/proc/kpageflags) and keeps the memcg's
 #                     active_anon, which counts refs with MGLRU-FG.
 #
+# With the multi-gen LRU on, the checks run once, then once more with
+# lru_gen switched off at run time, as "classic-NAME", where the kernel
+# must behave as the base's active/inactive LRU does (review finding 3 of
+# issue 16).  That pass starts with classic-switch-off-smaps: pages that
+# the multi-gen LRU counted twice (refs 2, PG_workingset alone) before
+# the switch must not be "Referenced" after clear_refs, which clears
+# PG_referenced and the young bits there, and keeps PG_workingset.
+#
 # usage: refs-api.sh MADV   (MADV: scripts/guest/madv.c built for the guest,
 # which scripts/refs-api.sh does)
 set -uo pipefail
@@ -34,11 +42,15 @@ THP_DIR=/mnt/refs-thp
 # per CPU); allow twice that where a count must not move.
 TOLERANCE=$((2 * 64 * $(nproc)))
 
-failures=0
+MEMCGS="refs-smaps refs-cold refs-cold-anon refs-pageout refs-thp refs-switch"
 
-ok() { echo "ok - $1${2:+ # SKIP $2}"; }
+failures=0
+# "classic-" in the pass with lru_gen switched off at run time
+prefix=
+
+ok() { echo "ok - $prefix$1${2:+ # SKIP $2}"; }
 not_ok() {
-	echo "not ok - $1: $2"
+	echo "not ok - $prefix$1: $2"
 	failures=$((failures + 1))
 }
 # Value of key $1 in the output of madv, $out.
@@ -71,26 +83,31 @@ run_madv() {
 	return $rc
 }
 
+# check_smaps [NAME FILE]: FILE already in the page cache, as the caller
+# left it; by default a new file, not cached.
 check_smaps() {
-	local name=smaps-referenced nreads=2 size
+	local name=${1:-smaps-referenced} file=${2:-} nreads=2 size
 
 	# With the active/inactive LRU, the second read activates a folio and
 	# clears PG_referenced; the third sets it again.
 	lru_gen_on || nreads=3
-	lay_out_file "$DATA_DIR/refs-smaps.dat" 16
-	run_madv refs-smaps smaps "$DATA_DIR/refs-smaps.dat" $nreads ||
-		{ not_ok $name "madv smaps failed"; return; }
+	if [ -z "$file" ]; then
+		file=$DATA_DIR/refs-smaps.dat
+		lay_out_file "$file" 16
+	fi
+	run_madv refs-smaps smaps "$file" $nreads ||
+		{ not_ok "$name" "madv smaps failed"; return; }
 	size=$(get size_kb)
 	if [ "$(get mapped_twice_kb)" -lt $((size * 9 / 10)) ]; then
-		not_ok $name "mapping touched twice: Referenced $(get mapped_twice_kb) of $size kB"
+		not_ok "$name" "mapping touched twice: Referenced $(get mapped_twice_kb) of $size kB"
 	elif [ "$(get after_clear_kb)" != 0 ]; then
-		not_ok $name "Referenced $(get after_clear_kb) kB after clear_refs"
+		not_ok "$name" "Referenced $(get after_clear_kb) kB after clear_refs"
 	elif [ "$(get fd_reads_kb)" -lt $((size * 9 / 10)) ]; then
-		not_ok $name "file read $nreads times: Referenced $(get fd_reads_kb) of $size kB"
+		not_ok "$name" "file read $nreads times: Referenced $(get fd_reads_kb) of $size kB"
 	elif [ "$(get after_clear2_kb)" != 0 ]; then
-		not_ok $name "Referenced $(get after_clear2_kb) kB after reads and clear_refs"
+		not_ok "$name" "Referenced $(get after_clear2_kb) kB after reads and clear_refs"
 	else
-		ok $name
+		ok "$name"
 	fi
 }
 
@@ -195,17 +212,48 @@ check_thp_split() {
 	fi
 }
 
+run_checks() {
+	check_smaps
+	check_cold_file
+	check_cold_anon
+	check_pageout
+	check_thp_split
+}
+
+remove_memcgs() {
+	local cg
+
+	for cg in $MEMCGS; do
+		rmdir "$CGROOT/$cg" 2>/dev/null
+	done
+}
+
+# The pass with the active/inactive LRU, switched to at run time from the
+# multi-gen LRU, and back.
+run_classic_pass() {
+	local file=$DATA_DIR/refs-switch.dat
+
+	lay_out_file "$file" 16
+	make_memcg refs-switch max
+	# shellcheck disable=SC2016 # $0: the file, for the inner shell
+	in_memcg refs-switch sh -c 'cat "$0" >/dev/null && cat "$0" >/dev/null' "$file"
+	echo n >$LRU_GEN
+	prefix=classic-
+	echo "# lru_gen: $(cat $LRU_GEN) (switched off)"
+	check_smaps switch-off-smaps "$file"
+	run_checks
+	remove_memcgs
+	prefix=
+	echo y >$LRU_GEN
+	echo "# lru_gen: $(cat $LRU_GEN) (switched on again)"
+}
+
 [ -x "$MADV" ] || { echo "refs-api: no madv binary at $MADV (see scripts/refs-api.sh)" >&2; exit 2; }
 guest_setup
 echo "# kernel $(uname -r); lru_gen: $(cat $LRU_GEN 2>/dev/null || echo none)"
-check_smaps
-check_cold_file
-check_cold_anon
-check_pageout
-check_thp_split
-for cg in refs-smaps refs-cold refs-cold-anon refs-pageout refs-thp; do
-	rmdir "$CGROOT/$cg" 2>/dev/null
-done
+run_checks
+remove_memcgs
+lru_gen_on && run_classic_pass
 rm -f "$DATA_DIR"/refs-*.dat
 echo "# $failures check(s) failed"
 [ $failures = 0 ]
