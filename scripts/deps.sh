@@ -20,9 +20,13 @@ NEEDS=(
 	"fio|fio" "stress-ng|stress-ng"
 	"sqlite3|sqlite3" "/usr/lib/postgresql|postgresql"
 	"curl|curl" "dpkg-deb|dpkg"
-	# make send: git send-email with the Perl modules for SMTP with TLS and
-	# authentication, and b4
+	# make send: git send-email with the Perl modules it recommends (Debian's
+	# git ships no fallback for Mail::Address, so without libmailtools-perl
+	# even a dry run fails), SMTP with TLS and authentication, and b4
 	"/usr/lib/git-core/git-send-email|git-email" "b4|b4"
+	"/usr/share/perl5/Mail/Address.pm|libmailtools-perl"
+	"/usr/share/perl5/Email/Valid.pm|libemail-valid-perl"
+	"/usr/share/perl5/Net/SMTP/SSL.pm|libnet-smtp-ssl-perl"
 	"/usr/share/perl5/Authen/SASL.pm|libauthen-sasl-perl"
 	"/usr/share/perl5/IO/Socket/SSL.pm|libio-socket-ssl-perl"
 )
