@@ -51,10 +51,11 @@ build: deps
 smoke: deps
 	@scripts/smoke.sh $(SMOKE_SECONDS)
 
-# The KUnit suites of the series, booted under QEMU: KARCH=x86_64 (KASAN) or arm64.
+# The KUnit suites of the series, booted under QEMU: KARCH=x86_64 (KASAN) or arm64;
+# KUNIT_CONFIGS adds fragments, e.g. KUNIT_CONFIGS=refs-width-0 (no spare refs bit).
 KARCH ?= x86_64
 kunit: deps
-	@scripts/kunit.sh $(KARCH)
+	@scripts/kunit.sh $(KARCH) $(KUNIT_CONFIGS)
 
 # Mutation check of the KUnit suites: each scripts/kunit-mutations/*.diff
 # breaks one rule; every one must fail at least one case (about 15 min).

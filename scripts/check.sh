@@ -56,6 +56,8 @@ if step series-applies "$S/mktree.sh"; then
 		# shellcheck disable=SC2086 # a list of fragment names
 		step harness-guest-paths "$S/selftest-guest-paths.sh" "$(x86_image $DEBUG_CONFIGS)" || true
 		step kunit-x86_64 "$S/kunit.sh" x86_64 || true
+		# the same suites with no spare refs bit (32-bit, KASAN tags)
+		step kunit-width-0 "$S/kunit.sh" x86_64 refs-width-0 || true
 		step boot-smoke "$S/smoke.sh" "$SMOKE_SECONDS" || true
 		step boot-accounting "$S/boot-test.sh" accounting \
 			"$S/guest/accounting.sh" --fg || true

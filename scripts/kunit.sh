@@ -4,7 +4,11 @@
 # then kunit_shutdown=reboot ends the guest, as QEMU runs with -no-reboot)
 # and parse the KTAP output with the kernel's tools/testing/kunit/kunit.py.
 #
-# usage: kunit.sh [x86_64|arm64]      (default x86_64)
+# usage: kunit.sh [x86_64|arm64] [FRAGMENT...]   (default x86_64)
+#
+# FRAGMENTs of configs/ are added to the architecture's, e.g.,
+# refs-width-0 runs the suites with no spare refs bit (LRU_REFS_WIDTH 0,
+# refs saturate at 3), whose branches the default build never reaches.
 #
 # Fails if the series' mm/tests/.kunitconfig does not configure on the
 # architecture (kunit.py config), if a test fails or is skipped, if the
@@ -17,6 +21,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-x86_64}
+shift $(($# > 0))
+extra_fragments=$*
+variant=$arch${extra_fragments:+-${extra_fragments// /+}}
 MEM=${MEM:-1G}
 CPUS=${CPUS:-2}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
@@ -35,7 +42,7 @@ arm64)
 	qemu=(qemu-system-aarch64 -accel tcg -machine virt -cpu max)
 	console=ttyAMA0
 	extra= ;;
-*) die "usage: kunit.sh [x86_64|arm64]" ;;
+*) die "usage: kunit.sh [x86_64|arm64] [FRAGMENT...]" ;;
 esac
 command -v "${qemu[0]}" >/dev/null ||
 	die "${qemu[0]} not found: install Debian's qemu-system-${arch/x86_64/x86} (make deps)"
@@ -64,10 +71,10 @@ rm -rf "$kc"
 log "mm/tests/.kunitconfig configures on $arch"
 
 # shellcheck disable=SC2086
-kernel=$(KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" $fragments)
+kernel=$(KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" $fragments $extra_fragments)
 
 mkdir -p "$BUILD_DIR/logs"
-con=$BUILD_DIR/logs/kunit-$arch.log
+con=$BUILD_DIR/logs/kunit-$variant.log
 log "booting $kernel ($arch, TCG), console in $con"
 status=0
 timeout --foreground -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" \
@@ -78,7 +85,7 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" \
 [ $status = 124 ] && die "the guest did not power off within $BOOT_TIMEOUT s, see $con"
 [ $status = 0 ] || die "QEMU failed (status $status), see $con"
 
-parsed=$BUILD_DIR/logs/kunit-$arch.parsed
+parsed=$BUILD_DIR/logs/kunit-$variant.parsed
 python3 "$src/tools/testing/kunit/kunit.py" parse "$con" >"$parsed" 2>&1 || true
 sed -n '/=====/,$p' "$parsed" >&2
 
@@ -99,5 +106,5 @@ bad=0
 [ "$skipped" = 0 ] || { log "$skipped tests skipped"; bad=1; }
 [ "$ran" = "$expected" ] || { log "$ran tests ran, the suites have $expected"; bad=1; }
 [ "$passed" = "$expected" ] || bad=1
-log "KUnit $arch: $passed passed, $failed failed, $skipped skipped of $expected tests"
+log "KUnit $variant: $passed passed, $failed failed, $skipped skipped of $expected tests"
 exit $bad
