@@ -13,13 +13,13 @@ SMOKE_SECONDS ?= 60
 SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export send build smoke kunit kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
+.PHONY: all demo check deps tree export send build smoke kunit accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
 
 all: demo
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export send build smoke kunit kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
+	@echo "Targets: demo check deps tree export send build smoke kunit accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
 
 deps:
 	@scripts/deps.sh
@@ -56,6 +56,11 @@ smoke: deps
 KARCH ?= x86_64
 kunit: deps
 	@scripts/kunit.sh $(KARCH) $(KUNIT_CONFIGS)
+
+# boot-accounting at every commit from patch 9 on (about an hour; once per
+# change of the series, not in make check).
+accounting-series: deps
+	@scripts/check-accounting-series.sh
 
 # Mutation check of the KUnit suites: each scripts/kunit-mutations/*.diff
 # breaks one rule; every one must fail at least one case (about 15 min).

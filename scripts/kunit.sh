@@ -4,7 +4,7 @@
 # then kunit_shutdown=reboot ends the guest, as QEMU runs with -no-reboot)
 # and parse the KTAP output with the kernel's tools/testing/kunit/kunit.py.
 #
-# usage: kunit.sh [x86_64|arm64] [FRAGMENT...]   (default x86_64)
+# usage: kunit.sh [x86_64|i386|arm64] [FRAGMENT...]   (default x86_64)
 #
 # FRAGMENTs of configs/ are added to the architecture's, e.g.,
 # refs-width-0 runs the suites with no spare refs bit (LRU_REFS_WIDTH 0,
@@ -37,12 +37,17 @@ x86_64)
 	qemu=(qemu-system-x86_64 -accel tcg -cpu "$TCG_CPU_X86")
 	console=ttyS0
 	extra=$DEBUG_CMDLINE ;;	# as the boot tests of this kernel
+i386)
+	fragments="i386 debug i386-kunit"
+	qemu=(qemu-system-i386 -accel tcg)
+	console=ttyS0
+	extra= ;;
 arm64)
 	fragments="arm64 debug kunit"
 	qemu=(qemu-system-aarch64 -accel tcg -machine virt -cpu max)
 	console=ttyAMA0
 	extra= ;;
-*) die "usage: kunit.sh [x86_64|arm64] [FRAGMENT...]" ;;
+*) die "usage: kunit.sh [x86_64|i386|arm64] [FRAGMENT...]" ;;
 esac
 command -v "${qemu[0]}" >/dev/null ||
 	die "${qemu[0]} not found: install Debian's qemu-system-${arch/x86_64/x86} (make deps)"
