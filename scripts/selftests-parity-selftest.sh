@@ -69,8 +69,13 @@ arm "$tmp/skipped/f" p 0 'ok 1 a\nok 2 # SKIP b\n'
 expect skipped 1
 
 arm "$tmp/skipdiff/o" p 0 'ok 1 a\nok 2 b # SKIP no numa\n'
-arm "$tmp/skipdiff/f" p 0 'ok 1 a\nok 2 b\n'
+arm "$tmp/skipdiff/f" p 1 'ok 1 a\nnot ok 2 b\n'
 expect skipdiff 1
+
+# ORIG skipped, FG ran and passed: not a difference that hides anything
+arm "$tmp/origskip/o" p 0 'ok 1 a\nok 2 b # SKIP no numa\n'
+arm "$tmp/origskip/f" p 0 'ok 1 a\nok 2 b\n'
+expect origskip 0
 
 arm "$tmp/missing/o" p 0 'ok 1 a\nok 2 b\n'
 arm "$tmp/missing/f" p 1 'ok 1 a\nBail out! oops\n'
