@@ -59,8 +59,7 @@ if step series-applies "$S/mktree.sh"; then
 		# the same suites with no spare refs bit (32-bit, KASAN tags)
 		step kunit-width-0 "$S/kunit.sh" x86_64 refs-width-0 || true
 		step boot-smoke "$S/smoke.sh" "$SMOKE_SECONDS" || true
-		step boot-accounting "$S/boot-test.sh" accounting \
-			"$S/guest/accounting.sh" --fg || true
+		step boot-accounting "$S/accounting.sh" --fg || true
 		step boot-refs-api "$S/refs-api.sh" || true
 		step boot-memcg-churn "$S/memcg-churn.sh" "$CHURN_SECONDS" || true
 	fi

@@ -56,6 +56,17 @@ x86_image() {
 	echo "$BUILD_DIR/obj/$(arm_name)-$(IFS=+; echo "$*")/arch/x86/boot/bzImage"
 }
 
+# guest_bin NAME: build scripts/guest/NAME.c statically into
+# $BUILD_DIR/guest-bin (the guest reads it over its 9p root); print its path.
+guest_bin() {
+	local bin=$BUILD_DIR/guest-bin/$1
+
+	mkdir -p "$BUILD_DIR/guest-bin"
+	gcc -O2 -Wall -Wextra -Werror -static -o "$bin" "$HARNESS_ROOT/scripts/guest/$1.c" ||
+		die "cannot build scripts/guest/$1.c"
+	echo "$bin"
+}
+
 # guest_output CONSOLE-LOG: what the guest command printed, without the
 # kernel's messages ("[   1.234567] ...") and the init's markers.
 guest_output() {

@@ -10,9 +10,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mkdir -p "$BUILD_DIR/guest-bin"
-reader=$BUILD_DIR/guest-bin/churn-reader
-gcc -O2 -Wall -Wextra -Werror -static -o "$reader" "$HARNESS_ROOT/scripts/guest/churn-reader.c" ||
-	die "cannot build scripts/guest/churn-reader.c"
+reader=$(guest_bin churn-reader)
 exec "$HARNESS_ROOT/scripts/boot-test.sh" memcg-churn "$HARNESS_ROOT/scripts/guest/memcg-churn.sh" \
 	"$reader" "${1:-60}"

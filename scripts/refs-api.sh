@@ -8,8 +8,5 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mkdir -p "$BUILD_DIR/guest-bin"
-madv=$BUILD_DIR/guest-bin/madv
-gcc -O2 -Wall -Wextra -Werror -static -o "$madv" "$HARNESS_ROOT/scripts/guest/madv.c" ||
-	die "cannot build scripts/guest/madv.c"
+madv=$(guest_bin madv)
 exec "$HARNESS_ROOT/scripts/boot-test.sh" refs-api "$HARNESS_ROOT/scripts/guest/refs-api.sh" "$madv"

@@ -6,6 +6,12 @@
 # generations"): pages read HOT_READS times through read(2) count as
 # active, and the first aging, which retires only the generation holding
 # the pages read once, leaves active_file alone.
+# Next, code outside the LRU changes PG_referenced of folios with refs 2
+# or 3 (MADV_COLD, clear_refs, a shmem write, gup, a THP split: "madv
+# refs-user"), which moves them across the activation threshold; after
+# each, the memcg is emptied and its active + inactive must equal the
+# generations again (a folio added to one size and removed from the other
+# leaves that one below zero, which memory.stat reads as 0).
 # Then, under load (readers in a memcg smaller than their data, so that
 # eviction runs, while generations are aged in a loop), the sums are
 # sampled repeatedly; after the load stops they must match again, i.e.,
@@ -13,8 +19,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# usage: accounting.sh [--fg] MADV     (MADV: scripts/guest/madv.c, built)
 fg=0
-[ "${1:-}" = --fg ] && fg=1
+if [ "${1:-}" = --fg ]; then
+	fg=1
+	shift
+fi
+madv=${1:?usage: accounting.sh [--fg] MADV}
 CG=acct
 DATA_MB=64
 HOT_READS=4
@@ -33,17 +44,24 @@ done
 in_memcg $CG dd if="$DATA_DIR/acct.dat" of=/dev/null bs=1M skip=$half status=none
 
 memcg_id=$(memcg_id $CG)
-lru_gen_file_pages() { memcg_gens $CG | awk '{ sum += $4 } END { print sum + 0 }'; }
+# lru_gen_pages TYPE: the pages of TYPE (anon or file) on the generations
+lru_gen_pages() {
+	memcg_gens $CG | awk -v col="$([ "$1" = anon ] && echo 3 || echo 4)" \
+		'{ sum += $col } END { print sum + 0 }'
+}
 lru_gen_min_seq() { memcg_gens $CG | awk 'NR == 1 { print $1 }'; }
 lru_gen_max_seq() { memcg_max_seq $CG; }
 page_kb=$(($(getconf PAGESIZE) / 1024))
 pages() { echo $(($(memcg_stat $CG "$1") / 1024 / page_kb)); }
-# The memcg's file LRU sizes and the file pages on its generations: sets
-# active, inactive, gens and diff = active + inactive - gens (pages).
+# read_sums [TYPE]: the memcg's LRU sizes of TYPE (file by default, or
+# anon) and its pages on the generations: sets active, inactive, gens and
+# diff = active + inactive - gens (pages).
 read_sums() {
-	active=$(pages active_file)
-	inactive=$(pages inactive_file)
-	gens=$(lru_gen_file_pages)
+	local type=${1:-file}
+
+	active=$(pages "active_$type")
+	inactive=$(pages "inactive_$type")
+	gens=$(lru_gen_pages "$type")
 	diff=$((active + inactive - gens))
 }
 beyond() { [ "${1#-}" -gt "$2" ]; } # beyond N LIMIT: |N| > LIMIT
@@ -69,6 +87,45 @@ if [ $fg = 1 ] && [ "$active0" -lt $((half * 1024 / page_kb / 2)) ]; then
 	echo "accounting: only $active0 active file pages after $HOT_READS reads of $half MiB" >&2
 	status=1
 fi
+
+# Code outside the LRU that sets or clears PG_referenced.
+SHM_DIR=/mnt/acct-shm
+THP_DIR=/mnt/acct-thp
+mkdir -p $SHM_DIR $THP_DIR
+mount -t tmpfs -o size=32M tmpfs $SHM_DIR
+refs_users="cold clear-refs shmem-write gup"
+if [ -w /sys/kernel/debug/split_huge_pages ] &&
+	mount -t tmpfs -o huge=always,size=32M tmpfs $THP_DIR 2>/dev/null; then
+	refs_users="$refs_users thp-split"
+else
+	echo "accounting: no THP split (no split_huge_pages or tmpfs huge=always)"
+fi
+for op in $refs_users; do
+	case $op in
+	cold | clear-refs) args=("$DATA_DIR/acct.dat") ;;
+	gup) args=("$SHM_DIR/gup.dat" "$DATA_DIR/acct.dat") ;;
+	thp-split) args=("$THP_DIR/thp.dat") ;;
+	*) args=("$SHM_DIR/$op.dat") ;;
+	esac
+	if ! in_memcg $CG "$madv" refs-user $op "${args[@]}"; then
+		echo "accounting: madv refs-user $op failed" >&2
+		status=1
+		continue
+	fi
+	# empty the memcg: what is left on either size is drift
+	rm -f $SHM_DIR/* $THP_DIR/*
+	echo 3 >/proc/sys/vm/drop_caches
+	for type in file anon; do
+		read_sums $type
+		echo "accounting: $op, then emptied: active_$type $active inactive_$type $inactive generations $gens (diff $diff)"
+		if beyond $diff $TOLERANCE; then
+			echo "accounting: after $op, active + inactive $type differs from the generations by $diff pages" >&2
+			status=1
+		fi
+	done
+done
+umount $SHM_DIR
+mountpoint -q $THP_DIR && umount $THP_DIR
 
 # Under load. While pages move, memory.stat and debugfs are read at
 # slightly different times, so a sample may be off by what moved in

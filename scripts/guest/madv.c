@@ -29,6 +29,15 @@
  *	FILE is on a tmpfs mounted with huge=always: fill it, read it three
  *	times, map it, split its THPs with /sys/kernel/debug/split_huge_pages
  *	and report /proc/kpageflags and memory.stat before and after.
+ *   madv refs-user OP FILE [DATA_FILE]
+ *	For accounting.sh: bring the folios of FILE to refs 2 or 3 and then
+ *	change PG_referenced the way code outside the LRU does, which moves
+ *	them across the activation threshold: OP cold (MADV_COLD) or
+ *	clear-refs (/proc/PID/clear_refs) on a file read three times;
+ *	shmem-write (a write to a tmpfs FILE written and read once before),
+ *	gup (an O_DIRECT read of DATA_FILE into a mapping of such a tmpfs
+ *	FILE) or thp-split (split_huge_pages on such a mapping of a tmpfs
+ *	FILE mounted with huge=always).  Prints nothing.
  *
  * Build on the host: gcc -O2 -static -o madv madv.c
  */
@@ -409,6 +418,37 @@ static void print_resident_runs(void *p, size_t len, int max)
 	free(vec);
 }
 
+/* A THP-aligned shared mapping of @size bytes of @fd. */
+static char *map_file_aligned(int fd, size_t size)
+{
+	char *area, *p;
+
+	area = mmap(NULL, size + HPAGE_SIZE, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED)
+		die("mmap");
+	p = (char *)(((uintptr_t)area + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1));
+	if (mmap(p, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 fd, 0) != p)
+		die("mmap file");
+	return p;
+}
+
+/* Write @len bytes at the start of @fd, in CHUNK pieces. */
+static void write_range(int fd, size_t len)
+{
+	static char buf[CHUNK];
+	size_t done;
+	ssize_t n;
+
+	memset(buf, 0x5a, sizeof(buf));
+	for (done = 0; done < len; done += n) {
+		n = pwrite(fd, buf, len - done < CHUNK ? len - done : CHUNK, done);
+		if (n <= 0)
+			die("write");
+	}
+}
+
 static int cmd_smaps(int argc, char **argv)
 {
 	size_t size;
@@ -544,7 +584,7 @@ static int cmd_thp_split(int argc, char **argv)
 	size_t size = 2 * HPAGE_SIZE;
 	const char *cg;
 	char cmd[128];
-	char *area, *p;
+	char *p;
 	int fd, err;
 
 	if (argc != 2)
@@ -554,15 +594,7 @@ static int cmd_thp_split(int argc, char **argv)
 	if (ftruncate(fd, size))
 		die("ftruncate");
 
-	/* a THP-aligned shared mapping of the whole file */
-	area = mmap(NULL, size + HPAGE_SIZE, PROT_NONE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (area == MAP_FAILED)
-		die("mmap");
-	p = (char *)(((uintptr_t)area + HPAGE_SIZE - 1) & ~(HPAGE_SIZE - 1));
-	if (mmap(p, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-		 fd, 0) != p)
-		die("mmap file");
+	p = map_file_aligned(fd, size);
 	dirty(p, size, 3);
 	/* three accesses: active by refs with the multi-gen LRU */
 	read_range(fd, 0, size, 3);
@@ -595,6 +627,65 @@ static int cmd_thp_split(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_refs_user(int argc, char **argv)
+{
+	const size_t shm_size = 4 * HPAGE_SIZE;
+	const char *op;
+	size_t size;
+	char cmd[128];
+	int fd, data, err;
+	char *p;
+
+	if (argc < 2)
+		usage("refs-user cold|clear-refs|shmem-write|gup|thp-split FILE [DATA_FILE]");
+	op = argv[0];
+	if (!strcmp(op, "cold") || !strcmp(op, "clear-refs")) {
+		/* three fd reads: refs 3, PG_referenced set */
+		fd = open_file(argv[1], O_RDONLY, &size);
+		read_range(fd, 0, size, 3);
+		p = map_file(fd, size, PROT_READ);
+		touch(p, size, 1);
+		if (!strcmp(op, "cold"))
+			do_madvise(p, size, MADV_COLD, "MADV_COLD");
+		else
+			clear_refs();
+		return 0;
+	}
+
+	/* a tmpfs file written (SGP_WRITE sets PG_referenced) and read: refs 2 */
+	fd = open_file(argv[1], O_RDWR | O_CREAT | O_TRUNC, NULL);
+	write_range(fd, shm_size);
+	read_range(fd, 0, shm_size, 1);
+	if (!strcmp(op, "shmem-write")) {
+		write_range(fd, shm_size);
+		return 0;
+	}
+	p = map_file_aligned(fd, shm_size);
+	touch(p, shm_size, 1);
+	if (!strcmp(op, "gup")) {
+		if (argc != 3)
+			usage("refs-user gup FILE DATA_FILE");
+		data = open_file(argv[2], O_RDONLY | O_DIRECT, &size);
+		if (size < shm_size) {
+			errno = 0;
+			die("%s is smaller than %zu bytes", argv[2], shm_size);
+		}
+		if (pread(data, p, shm_size, 0) != (ssize_t)shm_size)
+			die("O_DIRECT read");
+		return 0;
+	}
+	if (strcmp(op, "thp-split"))
+		usage("refs-user cold|clear-refs|shmem-write|gup|thp-split FILE [DATA_FILE]");
+	snprintf(cmd, sizeof(cmd), "%d,0x%lx,0x%lx", getpid(),
+		 (unsigned long)p, (unsigned long)(p + shm_size));
+	err = write_str("/sys/kernel/debug/split_huge_pages", cmd);
+	if (err) {
+		errno = -err;
+		die("split_huge_pages");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -606,13 +697,14 @@ int main(int argc, char **argv)
 		{ "cold-anon", cmd_cold_anon },
 		{ "pageout", cmd_pageout },
 		{ "thp-split", cmd_thp_split },
+		{ "refs-user", cmd_refs_user },
 	};
 	size_t i;
 
 	page_size = sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2)
-		usage("madv smaps|cold|cold-anon|pageout|thp-split ARGS...");
+		usage("madv smaps|cold|cold-anon|pageout|thp-split|refs-user ARGS...");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 2, argv + 2);
