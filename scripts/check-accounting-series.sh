@@ -17,7 +17,7 @@ set -euo pipefail
 first=${1:-9}
 configs=${ACCOUNTING_CONFIGS:-base debug smp}
 "$HARNESS_ROOT/scripts/mktree.sh"
-mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH")
+mapfile -t commits < <(series_commits)
 last=${2:-${#commits[@]}}
 [ "${#commits[@]}" -ge "$last" ] || die "the series has ${#commits[@]} patches, fewer than $last"
 [ "$first" -le "$last" ] || die "FIRST $first is after LAST $last"

@@ -14,7 +14,7 @@ set -euo pipefail
 [ $# -gt 0 ] || set -- base base+no-lru-gen+no-memcg
 "$HARNESS_ROOT/scripts/mktree.sh"
 wt=$BISECT_TREE
-commits=$(git -C "$TREE" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH")
+commits=$(series_commits)
 [ -n "$commits" ] || { log "no patches: nothing to bisect"; exit 0; }
 
 bisect_worktree

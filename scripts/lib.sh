@@ -142,6 +142,11 @@ export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=mglru-fg KBUILD_BUI
 # BUILD_DIR, ccache finds the objects of another clone (CI's) too.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
 
+# The commits of the series, oldest first, one per line.
+series_commits() {
+	git -C "$TREE" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"
+}
+
 # A worktree of the kernel tree for building single commits, at the base.
 BISECT_TREE=$BUILD_DIR/linux-bisect
 bisect_worktree() {
