@@ -449,6 +449,21 @@ static void write_range(int fd, size_t len)
 	}
 }
 
+/* Split the THPs mapped at [p, p + len) of this process (debugfs). */
+static void split_huge_pages(void *p, size_t len)
+{
+	char cmd[128];
+	int err;
+
+	snprintf(cmd, sizeof(cmd), "%d,0x%lx,0x%lx", getpid(),
+		 (unsigned long)p, (unsigned long)p + len);
+	err = write_str("/sys/kernel/debug/split_huge_pages", cmd);
+	if (err) {
+		errno = -err;
+		die("split_huge_pages");
+	}
+}
+
 static int cmd_smaps(int argc, char **argv)
 {
 	size_t size;
@@ -583,9 +598,8 @@ static int cmd_thp_split(int argc, char **argv)
 	unsigned long thp, present, active, inactive;
 	size_t size = 2 * HPAGE_SIZE;
 	const char *cg;
-	char cmd[128];
 	char *p;
-	int fd, err;
+	int fd;
 
 	if (argc != 2)
 		usage("thp-split FILE MEMCG_DIR");
@@ -607,13 +621,7 @@ static int cmd_thp_split(int argc, char **argv)
 	active = memcg_stat(cg, "active_anon");
 	inactive = memcg_stat(cg, "inactive_anon");
 
-	snprintf(cmd, sizeof(cmd), "%d,0x%lx,0x%lx", getpid(),
-		 (unsigned long)p, (unsigned long)(p + size));
-	err = write_str("/sys/kernel/debug/split_huge_pages", cmd);
-	if (err) {
-		errno = -err;
-		die("split_huge_pages");
-	}
+	split_huge_pages(p, size);
 	touch(p, size, 1);	/* map the pages again, as PTEs now */
 
 	printf("thp_after %lu\n", count_kpageflag(p, size, KPF_THP, &present));
@@ -632,8 +640,7 @@ static int cmd_refs_user(int argc, char **argv)
 	const size_t shm_size = 4 * HPAGE_SIZE;
 	const char *op;
 	size_t size;
-	char cmd[128];
-	int fd, data, err;
+	int fd, data;
 	char *p;
 
 	if (argc < 2)
@@ -676,13 +683,7 @@ static int cmd_refs_user(int argc, char **argv)
 	}
 	if (strcmp(op, "thp-split"))
 		usage("refs-user cold|clear-refs|shmem-write|gup|thp-split FILE [DATA_FILE]");
-	snprintf(cmd, sizeof(cmd), "%d,0x%lx,0x%lx", getpid(),
-		 (unsigned long)p, (unsigned long)(p + shm_size));
-	err = write_str("/sys/kernel/debug/split_huge_pages", cmd);
-	if (err) {
-		errno = -err;
-		die("split_huge_pages");
-	}
+	split_huge_pages(p, shm_size);
 	return 0;
 }
 
