@@ -29,7 +29,7 @@ CPUS=${CPUS:-2}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 KUNIT_GLOB=${KUNIT_GLOB:-lru_gen_*}
 # Where the suites live in the tree, one KUNIT_CASE() per test
-SUITE_FILES="mm/tests/vmscan_kunit.h mm/tests/workingset_kunit.h"
+SUITE_FILES="mm/tests/vmscan_kunit.h mm/tests/workingset_kunit.h mm/tests/folio_kunit.h"
 
 case $arch in
 x86_64)
