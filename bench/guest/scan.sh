@@ -77,6 +77,9 @@ run_point() {
 		echo "point $name: reads=$reads disk_pages=$pages refaults=$refaults"
 		grep -E '^workingset_(refault|activate|restore)_file ' "$CGROOT/bench/memory.stat" | tr '\n' ' '
 		echo
+		grep -E '^(pgrotated|pgscan_(kswapd|direct)|pgsteal_(kswapd|direct)|pgrefill|pgdeactivate) ' \
+			/proc/vmstat | tr '\n' ' '
+		echo
 		[ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ] ||
 			awk '$1 == "memcg" { inside = ($3 == "/bench"); next } inside' \
 				/sys/kernel/debug/lru_gen_full
