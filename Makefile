@@ -76,7 +76,7 @@ matrix: deps
 cocci: deps
 	@scripts/check-cocci.sh
 
-# sparse on the touched files, base vs series (needs a sparse newer than Debian 12's).
+# sparse on the touched files, base vs series (builds sparse 0.6.5~rc1 into the cache if needed).
 sparse: deps
 	@scripts/check-sparse.sh
 

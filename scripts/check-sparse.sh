@@ -3,36 +3,42 @@
 # does not have already.  Compiles the touched objects with C=2 (sparse
 # on every object asked for) at the base and at the series tip, in the
 # bisection worktree, and compares the warnings with line numbers dropped.
+# SPARSE_TARBALL as for get-sparse.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$HARNESS_ROOT/scripts/mktree.sh"
 wt=$BISECT_TREE
 obj=$BUILD_DIR/obj/sparse-base
-command -v sparse >/dev/null || die "sparse not found: install Debian's sparse (make deps)"
 [ "$(git -C "$TREE" rev-list --count "$BASE_TAG..$SERIES_BRANCH")" -gt 0 ] ||
 	{ log "no patches: nothing to check"; exit 0; }
 bisect_worktree
 
-# The kernel's own test: sparse must understand what this tree uses
-# (7.3 needs __typeof_unqual__, which Debian 12's sparse 0.6.4 lacks).
-if [ "$("$wt/scripts/checker-valid.sh" sparse -m64 -mlittle-endian)" != 1 ]; then
-	die "sparse $(sparse --version) is too old for this kernel (scripts/checker-valid.sh rejects it); install a newer sparse"
-fi
+# A sparse that understands what this tree uses (7.3 needs
+# __typeof_unqual__, which Debian 12's sparse 0.6.4 lacks): the installed
+# one or one built into the cache (get-sparse.sh).
+checker=$("$HARNESS_ROOT/scripts/get-sparse.sh" "$wt")
+log "sparse: $checker"
 
 # Objects of the .c files the series touches, plus those that see its
 # header changes.
-objs=$( (git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' | sed 's/\.c$/.o/'
-	printf "%s\n" $LRU_HEADER_USERS) | sort -u)
+objs=$(series_objects)
+
+# The harness config plus the file systems whose PSI calls the series
+# converts; objects the config does not build are not checked (kbuild
+# would compile them when asked by name, against a config without them).
+SPARSE_CONFIGS="base btrfs erofs"
 
 sparse_warnings() { # sparse_warnings REV OUT
+	local kmake=(make -C "$wt" O="$obj" ARCH=x86_64 -j"$(nproc)") built
 	git -C "$wt" checkout --quiet --detach "$1"
-	KSRC=$wt KOBJ=$obj "$HARNESS_ROOT/scripts/build-kernel.sh" --configure-only base
-	local built=()
-	for o in $objs; do
-		[ -f "$wt/${o%.o}.c" ] && built+=("$o")
-	done
-	make -C "$wt" O="$obj" ARCH=x86_64 -j"$(nproc)" C=2 "${built[@]}" >"$2.log" 2>&1 ||
+	# shellcheck disable=SC2086 # a list of fragment names
+	KSRC=$wt KOBJ=$obj "$HARNESS_ROOT/scripts/build-kernel.sh" --configure-only $SPARSE_CONFIGS
+	built=$(configured_objects "$objs" "${kmake[@]}") || exit 1
+	[ -n "$built" ] || die "no touched object is built by the config at $1"
+	log "$1: sparse on $(wc -l <<<"$built") objects: $(tr "\n" " " <<<"$built")"
+	# shellcheck disable=SC2086 # a list of objects
+	"${kmake[@]}" C=2 CHECK="$checker" $built >"$2.log" 2>&1 ||
 		die "build with sparse failed at $1: $(tail -n 5 "$2.log")"
 	# "file:line:col: warning: text" -> "file: warning: text"
 	grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$2.log" |
@@ -44,7 +50,7 @@ sparse_warnings "$BASE_TAG" "$obj/base.warnings"
 sparse_warnings "$SERIES_BRANCH" "$obj/series.warnings"
 git -C "$wt" checkout --quiet --detach "$BASE_TAG"
 new=$(comm -13 "$obj/base.warnings" "$obj/series.warnings")
-log "sparse: $(wc -l <"$obj/base.warnings") warnings at the base, $(wc -l <"$obj/series.warnings") with the series, objects: $(echo $objs)"
+log "sparse: $(wc -l <"$obj/base.warnings") warnings at the base, $(wc -l <"$obj/series.warnings") with the series"
 if [ -n "$new" ]; then
 	log "new sparse warnings:"
 	printf '%s\n' "$new" >&2

@@ -51,6 +51,7 @@ if step series-applies "$S/mktree.sh"; then
 	step bisect-build "$S/check-bisect.sh" || true
 	step config-matrix "$S/check-matrix.sh" || true
 	step coccinelle "$S/check-cocci.sh" || true
+	step sparse "$S/check-sparse.sh" || true
 	# shellcheck disable=SC2086 # a list of fragment names
 	if step build-debug "$S/build-kernel.sh" $DEBUG_CONFIGS; then
 		# shellcheck disable=SC2086 # a list of fragment names

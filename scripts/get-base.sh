@@ -21,20 +21,6 @@ verify() {
 	die "$tarball: sha256 mismatch: got $sum, expected $BASE_SHA256 ($BASE_PACKAGE $BASE_VERSION); set ACCEPT_BASE=1 to build on another base"
 }
 
-# Archive URIs from the machine's apt sources, one-line and deb822 formats.
-apt_archive_uris() {
-	local f
-
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] || continue
-		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/) { print $i; break } }' "$f"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
-	done
-}
-
 download() {
 	local deb uri url tmp
 

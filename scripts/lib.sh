@@ -22,6 +22,20 @@ SERIES_IDENTITY="MGLRU-FG Developers <mglru-fg@example.org>"
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
+# Archive URIs from the machine's apt sources, one-line and deb822 formats.
+apt_archive_uris() {
+	local f
+
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/) { print $i; break } }' "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
+	done
+}
+
 # Source tree for a build: SERIES=0 builds the base alone (the ORIG arm).
 source_tree() {
 	if [ "${SERIES:-1}" = 0 ]; then
