@@ -13,7 +13,7 @@ SMOKE_SECONDS ?= 60
 SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check deps tree export send build smoke kunit accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
+.PHONY: all demo check validate deps tree export send build smoke kunit accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
 
 all: demo
 
@@ -21,7 +21,11 @@ help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "Targets: demo check deps tree export send build smoke kunit accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
 
-deps:
+# Every target that builds or boots checks the settings first (deps needs it).
+validate:
+	@CONFIGS="$(CONFIGS)" KUNIT_CONFIGS="$(KUNIT_CONFIGS)" KARCH="$(KARCH)" scripts/validate.sh
+
+deps: validate
 	@scripts/deps.sh
 
 demo: deps

@@ -146,5 +146,28 @@ expect_fail "make send refuses the placeholder identity" "refusing to send as" \
 expect_fail "make send refuses a malformed address" "not a mail address" \
 	env SEND_NAME=Someone SEND_EMAIL=someone "$S/send.sh"
 
+# Bad settings stop make before anything long, with one line, in seconds.
+# fast_fail NAME PATTERN VAR=VALUE...: validate.sh must fail, say PATTERN
+# and take under 5 s.
+fast_fail() {
+	local name=$1 pattern=$2 start=$SECONDS
+	shift 2
+	expect_fail "$name" "$pattern" env "$@" "$S/validate.sh"
+	expect_true "$name, within 5 s" [ $((SECONDS - start)) -lt 5 ]
+}
+fast_fail "a bad ACCEL is refused" "ACCEL=fast: use one of" ACCEL=fast
+fast_fail "a bad KARCH is refused" "KARCH=mips: use one of" KARCH=mips
+fast_fail "an unknown config fragment in CONFIGS is refused" "no config fragment configs/nope.config" \
+	CONFIGS="base nope"
+fast_fail "a bad MEM is refused" "MEM=lots" MEM=lots
+fast_fail "a tarball that is not .tar.xz is refused" "not a .tar.xz" LINUX_TARBALL="$tmp/clean.log"
+: >"$tmp/empty.tar.xz"
+fast_fail "a .tar.xz that is not xz is refused" "not xz-compressed" LINUX_TARBALL="$tmp/empty.tar.xz"
+fast_fail "an unwritable cache directory is refused" "cannot create or write" CACHE_DIR=/proc/no-cache
+fast_fail "a KERNEL_SRC the series does not apply to is refused" "does not apply to KERNEL_SRC" \
+	KERNEL_SRC="$tmp/src" PATCH_DIR="$tmp/bad" BUILD_DIR="$tmp/build-validate"
+expect_ok "good settings pass validate.sh" \
+	env KERNEL_SRC="$tmp/src" PATCH_DIR="$tmp/good" BUILD_DIR="$tmp/build-validate" "$S/validate.sh"
+
 echo "harness self-tests: $passed passed, $failed failed"
 [ $failed = 0 ]
