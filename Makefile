@@ -15,22 +15,31 @@ DEMO_SECONDS ?= 30
 
 .PHONY: all demo check validate deps tree export send build smoke kunit accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
 
+# Same as make demo.
 all: demo
 
+# Every target with its comment, then every setting.
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "Targets: demo check deps tree export send build smoke kunit accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean"
+	@echo; echo "Targets:"
+	@awk '/^# / { c = c (c ? " " : "") substr($$0, 3); next } /^[A-Z_]+ \?=/ { next } \
+		/^[a-z-]+:/ && c { sub(/:.*/, ""); printf "  %-18s %s\n", $$0, c } { c = "" }' Makefile
+	@echo; echo "Settings (environment or command line; default, meaning):"
+	@grep -v '^#' scripts/settings.txt | sed 's/^/  /'
 
-# Every target that builds or boots checks the settings first (deps needs it).
+# Check the settings: every target that builds or boots does it first.
 validate:
 	@CONFIGS="$(CONFIGS)" KUNIT_CONFIGS="$(KUNIT_CONFIGS)" KARCH="$(KARCH)" scripts/validate.sh
 
+# Install the missing Debian packages (as root; else print the apt-get line).
 deps: validate
 	@scripts/deps.sh
 
+# Get the base, apply patches/, build, boot under QEMU and run the MGLRU demo.
 demo: deps
 	@scripts/demo.sh $(DEMO_SECONDS)
 
+# The test suite, what CI runs (README.md: "What make check runs").
 check: deps
 	@scripts/check.sh
 
@@ -77,6 +86,7 @@ kunit-mutations: deps
 matrix: deps
 	@scripts/check-matrix.sh
 
+# Coccinelle on the touched files, base vs series.
 cocci: deps
 	@scripts/check-cocci.sh
 

@@ -169,5 +169,13 @@ fast_fail "a KERNEL_SRC the series does not apply to is refused" "does not apply
 expect_ok "good settings pass validate.sh" \
 	env KERNEL_SRC="$tmp/src" PATCH_DIR="$tmp/good" BUILD_DIR="$tmp/build-validate" "$S/validate.sh"
 
+# The settings table of make help names only settings the harness reads.
+while read -r name _; do
+	case $name in '#'* | '') continue ;; esac
+	expect_true "setting $name (scripts/settings.txt) is read by the harness" \
+		grep -rqw --exclude=settings.txt -- "$name" "$HARNESS_ROOT/scripts" "$HARNESS_ROOT/bench" \
+		"$HARNESS_ROOT/Makefile"
+done <"$HARNESS_ROOT/scripts/settings.txt"
+
 echo "harness self-tests: $passed passed, $failed failed"
 [ $failed = 0 ]
