@@ -28,8 +28,8 @@ MEM=${MEM:-1G}
 CPUS=${CPUS:-2}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 KUNIT_GLOB=${KUNIT_GLOB:-lru_gen_*}
-# Where the suites live in the tree, one KUNIT_CASE() per test
-SUITE_FILES="mm/tests/vmscan_kunit.h mm/tests/workingset_kunit.h mm/tests/folio_kunit.h"
+# Where the suites live in the tree (mm/tests/*_kunit.h), one KUNIT_CASE() per test
+SUITE_DIR=mm/tests
 
 case $arch in
 x86_64)
@@ -55,9 +55,9 @@ command -v "${qemu[0]}" >/dev/null ||
 src=${KSRC:-$TREE}
 "$HARNESS_ROOT/scripts/mktree.sh"
 expected=0
-for f in $SUITE_FILES; do
-	[ -f "$src/$f" ] || die "no KUnit suite $f in $src: is patch 17 in the series?"
-	expected=$((expected + $(grep -c '^[[:space:]]*KUNIT_CASE(' "$src/$f")))
+for f in "$src/$SUITE_DIR"/*_kunit.h; do
+	[ -f "$f" ] || die "no KUnit suites $SUITE_DIR/*_kunit.h in $src: is patch 17 in the series?"
+	expected=$((expected + $(grep -c '^[[:space:]]*KUNIT_CASE(' "$f" || true)))
 done
 
 # The series ships mm/tests/.kunitconfig for "kunit.py run --kunitconfig=
