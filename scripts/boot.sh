@@ -120,7 +120,7 @@ pick_accel() {
 	case $ACCEL in
 	tcg | kvm) echo "$ACCEL"; return ;;
 	auto) ;;
-	*) die "ACCEL=$ACCEL: use tcg, kvm or auto" ;;
+	*) die "ACCEL=$ACCEL: use one of: $ACCEL_CHOICES" ;;
 	esac
 	if [ ! -w /dev/kvm ]; then
 		echo tcg

@@ -30,7 +30,7 @@ karch=${KARCH:-x86_64}
 case $karch in
 x86_64 | i386) target=bzImage image=arch/x86/boot/bzImage cross= ;;
 arm64) target=Image image=arch/arm64/boot/Image cross=aarch64-linux-gnu- ;;
-*) die "unsupported KARCH=$karch (x86_64, i386 or arm64)" ;;
+*) die "unsupported KARCH=$karch (one of: $KARCH_CHOICES)" ;;
 esac
 case $karch-$name in x86_64-* | "$karch-$karch"*) ;; *) name=$karch-$name ;; esac
 if [ -n "${KSRC:-}" ]; then

@@ -22,26 +22,18 @@ verify() {
 }
 
 download() {
-	local deb uri url tmp
+	local deb tmp
 
-	# Pool path of a Debian binary package; '~' is percent-encoded.
 	deb="${BASE_PACKAGE}_${BASE_VERSION}_all.deb"
 	tmp=$(mktemp -d "$CACHE_DIR/download.XXXXXX")
 	trap 'rm -rf "$tmp"' RETURN
-	for uri in $(apt_archive_uris | grep -v -e security -e '^cdrom:' | awk '!seen[$0]++'); do
-		url="${uri%/}/pool/main/${BASE_SOURCE_PACKAGE:0:1}/$BASE_SOURCE_PACKAGE/${deb//\~/%7e}"
-		log "downloading $url"
-		if curl -fsSL --retry 2 -o "$tmp/$deb" "$url"; then
-			dpkg-deb --fsys-tarfile "$tmp/$deb" |
-				tar -x -C "$tmp" "./usr/src/$BASE_TARBALL_NAME" ||
-				die "$deb does not contain usr/src/$BASE_TARBALL_NAME"
-			verify "$tmp/usr/src/$BASE_TARBALL_NAME"
-			mv "$tmp/usr/src/$BASE_TARBALL_NAME" "$CACHE_DIR/$BASE_TARBALL_NAME"
-			return 0
-		fi
-		log "not found at $uri"
-	done
-	die "could not download $BASE_PACKAGE $BASE_VERSION ($BASE_SUITE) from the archives in the apt sources; set LINUX_TARBALL=<file> or KERNEL_SRC=<git tree>"
+	fetch_from_archives "main/${BASE_SOURCE_PACKAGE:0:1}/$BASE_SOURCE_PACKAGE/$deb" "$tmp/$deb" ||
+		die "could not download $BASE_PACKAGE $BASE_VERSION ($BASE_SUITE) from the archives in the apt sources; set LINUX_TARBALL=<file> or KERNEL_SRC=<git tree>"
+	dpkg-deb --fsys-tarfile "$tmp/$deb" |
+		tar -x -C "$tmp" "./usr/src/$BASE_TARBALL_NAME" ||
+		die "$deb does not contain usr/src/$BASE_TARBALL_NAME"
+	verify "$tmp/usr/src/$BASE_TARBALL_NAME"
+	mv "$tmp/usr/src/$BASE_TARBALL_NAME" "$CACHE_DIR/$BASE_TARBALL_NAME"
 }
 
 if [ -n "${LINUX_TARBALL:-}" ]; then

@@ -28,19 +28,14 @@ verify() {
 }
 
 download() {
-	local uri url tmp
+	local tmp
 	tmp=$(mktemp "$CACHE_DIR/download.XXXXXX")
-	for uri in $(apt_archive_uris | grep -v -e security -e '^cdrom:' | awk '!seen[$0]++'); do
-		url="${uri%/}/pool/main/s/sparse/${SPARSE_TARBALL_NAME//\~/%7e}"
-		log "downloading $url"
-		if curl -fsSL --retry 2 -o "$tmp" "$url"; then
-			verify "$tmp"
-			mv "$tmp" "$tarball"
-			return 0
-		fi
-	done
-	rm -f "$tmp"
-	die "could not download $SPARSE_TARBALL_NAME from the archives in the apt sources; set SPARSE_TARBALL=<file>"
+	fetch_from_archives "main/s/sparse/$SPARSE_TARBALL_NAME" "$tmp" || {
+		rm -f "$tmp"
+		die "could not download $SPARSE_TARBALL_NAME from the archives in the apt sources; set SPARSE_TARBALL=<file>"
+	}
+	verify "$tmp"
+	mv "$tmp" "$tarball"
 }
 
 if command -v sparse >/dev/null && accepted sparse; then

@@ -36,6 +36,24 @@ apt_archive_uris() {
 	done
 }
 
+# fetch_from_archives POOL_PATH DEST: download POOL_PATH (below pool/, e.g.
+# main/s/sparse/NAME) from the first archive of the apt sources that has
+# it; fails if none has.
+fetch_from_archives() {
+	local uri url
+	for uri in $(apt_archive_uris | grep -v -e security -e '^cdrom:' | awk '!seen[$0]++'); do
+		url="${uri%/}/pool/${1//\~/%7e}"
+		log "downloading $url"
+		curl -fsSL --retry 2 -o "$2" "$url" && return 0
+		log "not found at $uri"
+	done
+	return 1
+}
+
+# The values ACCEL and KARCH take (validate.sh, boot.sh, build-kernel.sh).
+ACCEL_CHOICES="tcg kvm auto"
+KARCH_CHOICES="x86_64 i386 arm64"
+
 # Source tree for a build: SERIES=0 builds the base alone (the ORIG arm).
 source_tree() {
 	if [ "${SERIES:-1}" = 0 ]; then

@@ -21,8 +21,10 @@ writable_dir() { # writable_dir NAME DIR
 		die "$1=$2: cannot create or write that directory"
 }
 
-one_of ACCEL "${ACCEL:-auto}" tcg kvm auto
-one_of KARCH "${KARCH:-x86_64}" x86_64 i386 arm64
+# shellcheck disable=SC2086 # lists of words
+one_of ACCEL "${ACCEL:-auto}" $ACCEL_CHOICES
+# shellcheck disable=SC2086
+one_of KARCH "${KARCH:-x86_64}" $KARCH_CHOICES
 one_of SERIES "${SERIES:-1}" 0 1
 
 for f in ${CONFIGS:-} ${KUNIT_CONFIGS:-}; do
