@@ -13,7 +13,7 @@ SMOKE_SECONDS ?= 60
 SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check validate deps tree export send build smoke kunit accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
+.PHONY: all demo check validate deps tree export send build smoke kunit stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
 
 # Same as make demo.
 all: demo
@@ -79,6 +79,18 @@ accounting-series: deps
 # breaks one rule; every one must fail at least one case (about 15 min).
 kunit-mutations: deps
 	@scripts/kunit-mutations.sh $(KARCH)
+
+# The standalone stable fix (patches/stable/) on STABLE_BASE=7.3 (default) or
+# 7.2: build its debug kernel, run its placement KUnit test, boot the demo.
+STABLE_BASE ?= 7.3
+stable: deps
+	@STABLE_BASE=$(STABLE_BASE) scripts/stable.sh kunit
+	@STABLE_BASE=$(STABLE_BASE) scripts/stable.sh demo
+
+# The series on top of the stable fix (patches/stable/on-fix/ for the patches
+# that differ there): it must end in the series' own tree.
+stable-series: deps
+	@scripts/stable.sh series
 
 # W=1 builds of the touched objects in the extra configs (MEMCG=n, LRU_GEN=n,
 # no THP, no swap, btrfs/erofs, i386, arm64); make cocci: coccinelle on the

@@ -12,15 +12,31 @@ REPEATS=${BENCH_REPEATS:-$REPEATS}
 # The config fragments of both kernels: smp gives the guest its CPUs.
 BENCH_CONFIGS=${BENCH_CONFIGS:-base smp}
 
-# An arm's kernel (SERIES=0: base, 1: base + series) and lru_gen setting.
+# An arm's kernel (series 0: base, 1: base + series, fixed: base + the
+# stable fix of patches/stable/) and lru_gen setting.
 # The arm list of a conf is data: a new arm is one more line here.
 arm_kernel() { # arm_kernel ARM: sets series and lru_gen
 	case $1 in
 	clru) series=0 lru_gen=0 ;;
 	orig) series=0 lru_gen=7 ;;
+	fixed) series=fixed lru_gen=7 ;;
 	fg) series=1 lru_gen=7 ;;
 	*) die "unknown arm $1 ($BENCH_CONF)" ;;
 	esac
+}
+
+# build_arm SERIES FRAGMENT...: build the kernel of arm_kernel's series
+# value; prints the image's path
+build_arm() {
+	local series=$1 tree
+	shift
+	if [ "$series" = fixed ]; then
+		tree=$(STABLE_BASE=7.3 "$HARNESS_ROOT/scripts/stable.sh" tree)
+		KERNEL_ARM=fixed KSRC=$tree KOBJ="$BUILD_DIR/obj/fixed-7.3-$(IFS=+; echo "$*")" \
+			"$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
+	else
+		SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
+	fi
 }
 
 # run_arms NAME RESULTS KCONFIGS GUEST_SCRIPT [ARG...]: boot every arm of
@@ -37,8 +53,7 @@ run_arms() {
 	local -A kernel
 	for arm in "${arms[@]}"; do
 		arm_kernel "$arm"
-		[ -n "${kernel[$series]:-}" ] ||
-			kernel[$series]=$(SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" "${kconfigs[@]}")
+		[ -n "${kernel[$series]:-}" ] || kernel[$series]=$(build_arm "$series" "${kconfigs[@]}")
 	done
 	for rep in $(seq 1 "$REPEATS"); do
 		# Rotate the arm order by one per repeat: no arm always goes first.

@@ -32,6 +32,8 @@ END {
 	}
 	paired("fg", "orig", na, nm)
 	paired("fg", "clru", na, nm)
+	paired("fixed", "orig", na, nm)
+	paired("fg", "fixed", na, nm)
 }
 
 # The ratio X/Y of each metric per repeat (both arms ran the same streams in

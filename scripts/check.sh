@@ -52,6 +52,10 @@ if step series-applies "$S/mktree.sh"; then
 	step config-matrix "$S/check-matrix.sh" || true
 	step coccinelle "$S/check-cocci.sh" || true
 	step sparse "$S/check-sparse.sh" || true
+	# the standalone stable fix (patches/stable/): the series applies on
+	# top of it, and its placement test passes on the series' base
+	step stable-series "$S/stable.sh" series || true
+	step stable-kunit "$S/stable.sh" kunit || true
 	# shellcheck disable=SC2086 # a list of fragment names
 	if step build-debug "$S/build-kernel.sh" $DEBUG_CONFIGS; then
 		# shellcheck disable=SC2086 # a list of fragment names

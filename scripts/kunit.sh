@@ -23,7 +23,7 @@ set -euo pipefail
 arch=${1:-x86_64}
 shift $(($# > 0))
 extra_fragments=$*
-variant=$arch${extra_fragments:+-${extra_fragments// /+}}
+variant=${KERNEL_ARM:+$KERNEL_ARM-}$arch${extra_fragments:+-${extra_fragments// /+}}
 MEM=${MEM:-1G}
 CPUS=${CPUS:-2}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}

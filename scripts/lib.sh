@@ -63,9 +63,17 @@ source_tree() {
 	fi
 }
 
-# Arm name used in build/log directory names.
+# Arm name used in build/log directory names and the kernel release:
+# KERNEL_ARM (internal, set by scripts/stable.sh and bench/lib.sh for the
+# stable fix's kernels) or else SERIES's.
 arm_name() {
-	if [ "${SERIES:-1}" = 0 ]; then echo orig; else echo fg; fi
+	if [ -n "${KERNEL_ARM:-}" ]; then
+		echo "$KERNEL_ARM"
+	elif [ "${SERIES:-1}" = 0 ]; then
+		echo orig
+	else
+		echo fg
+	fi
 }
 
 # The patches of the series in order (the cover letter is not one).

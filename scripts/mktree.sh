@@ -6,7 +6,8 @@
 #
 # Base sources, first match wins: KERNEL_SRC=<git tree> (its HEAD, or
 # KERNEL_REF; patches applied with 3-way fallback), else the tarball
-# from scripts/get-base.sh.  Rerunning is cheap: nothing is redone unless
+# from scripts/get-base.sh (--base 7.2: the stable fix's other base, for
+# scripts/stable.sh, which gives its own TREE and PATCH_DIR).  Rerunning is cheap: nothing is redone unless
 # the base or patches/ changed.  Commits in the tree that were never
 # exported are not thrown away unless FORCE=1.
 set -euo pipefail
@@ -102,10 +103,23 @@ make_orig_worktree() {
 }
 
 want_orig=0
-[ "${1:-}" = --orig ] && want_orig=1
+base_release=7.3
+while [ $# -gt 0 ]; do
+	case $1 in
+	--orig) want_orig=1 ;;
+	--base) base_release=$2; shift ;;
+	*) die "usage: mktree.sh [--orig] [--base 7.3|7.2]" ;;
+	esac
+	shift
+done
 
 tarball=
-[ -n "${KERNEL_SRC:-}" ] || tarball=$("$HARNESS_ROOT/scripts/get-base.sh")
+if [ "$base_release" != 7.3 ]; then
+	unset KERNEL_SRC	# the user's tree is a base for the series only
+	tarball=$("$HARNESS_ROOT/scripts/get-base.sh" "$base_release")
+elif [ -z "${KERNEL_SRC:-}" ]; then
+	tarball=$("$HARNESS_ROOT/scripts/get-base.sh")
+fi
 id=$(base_id)
 if [ ! -d "$TREE/.git" ] || [ "$(git_tree config mglru-fg.base-id || true)" != "$id" ]; then
 	create_base "$id"

@@ -160,6 +160,7 @@ fast_fail "a bad KARCH is refused" "KARCH=mips: use one of" KARCH=mips
 fast_fail "an unknown config fragment in CONFIGS is refused" "no config fragment configs/nope.config" \
 	CONFIGS="base nope"
 fast_fail "a bad MEM is refused" "MEM=lots" MEM=lots
+fast_fail "a bad STABLE_BASE is refused" "STABLE_BASE=6.1: use one of" STABLE_BASE=6.1
 fast_fail "a tarball that is not .tar.xz is refused" "not a .tar.xz" LINUX_TARBALL="$tmp/clean.log"
 : >"$tmp/empty.tar.xz"
 fast_fail "a .tar.xz that is not xz is refused" "not xz-compressed" LINUX_TARBALL="$tmp/empty.tar.xz"

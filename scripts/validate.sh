@@ -26,6 +26,7 @@ one_of ACCEL "${ACCEL:-auto}" $ACCEL_CHOICES
 # shellcheck disable=SC2086
 one_of KARCH "${KARCH:-x86_64}" $KARCH_CHOICES
 one_of SERIES "${SERIES:-1}" 0 1
+one_of STABLE_BASE "${STABLE_BASE:-7.3}" 7.3 7.2
 
 for f in ${CONFIGS:-} ${KUNIT_CONFIGS:-}; do
 	[ -f "$CONFIG_DIR/$f.config" ] ||
@@ -40,16 +41,19 @@ done
 writable_dir CACHE_DIR "$CACHE_DIR"
 writable_dir BUILD_DIR "$BUILD_DIR"
 
-if [ -n "${LINUX_TARBALL:-}" ]; then
-	[ -f "$LINUX_TARBALL" ] || die "LINUX_TARBALL=$LINUX_TARBALL: no such file"
-	case $LINUX_TARBALL in
+# an xz tarball, as Debian's linux-source packages ship
+xz_tarball() { # xz_tarball NAME FILE
+	[ -f "$2" ] || die "$1=$2: no such file"
+	case $2 in
 	*.tar.xz) ;;
-	*) die "LINUX_TARBALL=$LINUX_TARBALL: not a .tar.xz (Debian's linux-source-7.3 ships one)" ;;
+	*) die "$1=$2: not a .tar.xz (Debian's linux-source packages ship one)" ;;
 	esac
 	# xz's magic number, without reading the whole file
-	[ "$(head -c 6 "$LINUX_TARBALL" | od -An -tx1 | tr -d ' \n')" = fd377a585a00 ] ||
-		die "LINUX_TARBALL=$LINUX_TARBALL: not xz-compressed"
-fi
+	[ "$(head -c 6 "$2" | od -An -tx1 | tr -d ' \n')" = fd377a585a00 ] ||
+		die "$1=$2: not xz-compressed"
+}
+[ -z "${LINUX_TARBALL:-}" ] || xz_tarball LINUX_TARBALL "$LINUX_TARBALL"
+[ -z "${LINUX_TARBALL_7_2:-}" ] || xz_tarball LINUX_TARBALL_7_2 "$LINUX_TARBALL_7_2"
 
 # A git tree of the user's: the series must apply to its KERNEL_REF, which
 # git apply checks on a scratch index (all patches in one call, in order),
