@@ -91,5 +91,8 @@ echo "$stamp" >"$obj/.fragments"
 
 [ $configure_only = 1 ] && exit 0
 log "building $(arm_name) kernel ($name) in $obj"
-"${kmake[@]}" -s "$target" >&2 || die "kernel build failed ($src, O=$obj)"
+touch "$obj/.build-start"
+objects_built() { echo "$(find "$obj" -name '*.o' -newer "$obj/.build-start" | wc -l) objects built"; }
+progress_count=objects_built with_progress "building $name" "${kmake[@]}" -s "$target" >&2 ||
+	die "kernel build failed ($src, O=$obj)"
 echo "$obj/$image"

@@ -22,6 +22,24 @@ SERIES_IDENTITY="MGLRU-FG Developers <mglru-fg@example.org>"
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
+# with_progress WHAT CMD...: run CMD, logging "WHAT: N s so far" every 30
+# s while it runs (with the output of the function named by $progress_count,
+# if set, e.g. the objects built), so that a long step is never silent.
+with_progress() {
+	local what=$1 pid start=$SECONDS status=0 ticks=0
+	shift
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		ticks=$((ticks + 1))
+		[ $((ticks % 30)) = 0 ] && kill -0 "$pid" 2>/dev/null || continue
+		log "$what: $((SECONDS - start)) s so far${progress_count:+, $($progress_count)}"
+	done
+	wait "$pid" || status=$?
+	return $status
+}
+
 # Archive URIs from the machine's apt sources, one-line and deb822 formats.
 apt_archive_uris() {
 	local f

@@ -39,14 +39,14 @@ import_git() {
 import_tarball() {
 	log "importing $tarball into $TREE"
 	mkdir -p "$TREE"
-	tar -xJf "$tarball" -C "$TREE" --strip-components=1
+	with_progress "unpacking $(basename "$tarball")" tar -xJf "$tarball" -C "$TREE" --strip-components=1
 	# Debian's tarball ignores every top-level path ("/*" then
 	# "!/debian/"), which would hide new files from git add; drop those
 	# two lines in the base commit.
 	sed -i -e '/^\/\*$/d' -e '/^!\/debian\/$/d' "$TREE/.gitignore"
 	git_tree init --quiet -b "$SERIES_BRANCH"
 	git_tree config gc.auto 0
-	git_tree add -A -f .
+	with_progress "adding the base to git" git -C "$TREE" add -A -f .
 	# A fixed date makes the base commit id reproducible.
 	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
 		git_tree commit --quiet -m "Linux base: $(basename "$tarball")" \
