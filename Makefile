@@ -13,7 +13,7 @@ SMOKE_SECONDS ?= 60
 SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check validate deps tree export send build smoke kunit stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-quick selftests soak clean distclean help
+.PHONY: all demo check validate deps tree export send build smoke kunit stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
 
 # Same as make demo.
 all: demo
@@ -35,11 +35,12 @@ validate:
 deps: validate
 	@scripts/deps.sh
 
-# Get the base, apply patches/, build, boot under QEMU and run the MGLRU demo.
+# Get the base, apply patches/, build, boot under QEMU and run the MGLRU demo
+# (KARCH=arm64: cross-built, in qemu-system-aarch64 -M virt).
 demo: deps
 	@scripts/demo.sh $(DEMO_SECONDS)
 
-# The test suite, what CI runs (README.md: "What make check runs").
+# The test suite, what CI runs (docs/check.md).
 check: deps
 	@scripts/check.sh
 
@@ -115,6 +116,10 @@ bench: deps
 # The whole suite, one report each plus bench/results/DATE-summary.md.
 bench-all: deps
 	@bench/run-all.sh
+
+# Which reports of bench/results/ ran on the series at HEAD (fails if any is stale).
+bench-stale:
+	@bench/stale.sh
 
 # Pipeline check of the Zipf benchmark: bound's unit tests + bench/quick.conf
 # on every arm (about 90 s once both kernels are built); make check runs it

@@ -91,19 +91,30 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" \
 [ $status = 0 ] || die "QEMU failed (status $status), see $con"
 
 parsed=$BUILD_DIR/logs/kunit-$variant.parsed
-python3 "$src/tools/testing/kunit/kunit.py" parse "$con" >"$parsed" 2>&1 || true
+json=$BUILD_DIR/logs/kunit-$variant.json
+rm -f "$json"
+python3 "$src/tools/testing/kunit/kunit.py" parse --json="$json" "$con" >"$parsed" 2>&1 || true
 sed -n '/=====/,$p' "$parsed" >&2
+[ -s "$json" ] || die "kunit.py parse wrote no JSON for $con"
 
-summary=$(grep -o 'Ran [0-9]* tests: .*' "$parsed" | tr -d ',') ||
-	die "no KTAP output in $con"
-count() { # count WORD: the number after "WORD:" in the summary, 0 if absent
-	sed -n "s/.* $1: \([0-9]*\).*/\1/p" <<<" $summary" | grep . || echo 0
-}
-ran=$(sed -n 's/^Ran \([0-9]*\) tests.*/\1/p' <<<"$summary")
-passed=$(count passed)
-failed=$(count failed)
-skipped=$(count skipped)
-errors=$(count errors)
+# The counts, from kunit.py's JSON: one status per test case, in suites
+# nested at any depth; the names of the cases that did not pass.
+read -r ran passed failed skipped errors < <(python3 - "$json" <<'PY'
+import json, sys
+counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "ERROR": 0}
+def walk(group, path):
+	for case in group.get("test_cases", []):
+		status = case["status"] if case["status"] in counts else "FAIL"
+		counts[status] += 1
+		if status != "PASS":
+			print(f"{status}: {path}{case['name']}", file=sys.stderr)
+	for sub in group.get("sub_groups", []):
+		walk(sub, path + sub["name"] + ".")
+walk(json.load(open(sys.argv[1])), "")
+print(sum(counts.values()), counts["PASS"], counts["FAIL"], counts["SKIP"], counts["ERROR"])
+PY
+) || die "cannot read the test counts from $json"
+[ "$ran" -gt 0 ] || die "no KTAP output in $con"
 
 bad=0
 "$HARNESS_ROOT/scripts/check-console.sh" "$con" || bad=1

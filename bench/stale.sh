@@ -1,0 +1,59 @@
+#!/bin/bash
+# Which reports in bench/results/ still describe the series at HEAD: a
+# report names the commit of this repository its FG kernel was built from
+# ("Series: patches/ at commit C"); it is current if no patch of the
+# series (patches/NNNN-*.patch but the cover letter) and no stable patch
+# changed between C and HEAD, and stale otherwise, or if it names no
+# commit.  Prints one line per report; exits 1 if any is stale.
+#
+# usage: bench/stale.sh [REPORT...]   (default: every bench/results/*.md)
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+cd "$HARNESS_ROOT"
+[ $# -gt 0 ] || set -- bench/results/*.md
+# The kernel code a commit's arms were built from: the diffs of the series
+# (patches/NNNN-*.patch but the cover letter) and of the stable fix
+# (patches/stable/), without what export changes with no code change
+# (subjects, changelogs, dates, index lines, the signature).
+kernel_code() {
+	local path
+
+	git ls-tree -r --name-only "$1" -- patches | grep -E '^patches/(stable/)?[0-9]{4}-.*\.patch$' |
+		grep -v '^patches/0000-' | while read -r path; do
+		git show "$1:$path" | sed -n '/^diff --git /,/^-- $/p' | grep -v -e '^index ' -e '^-- $'
+	done | sha256sum
+}
+# The patches whose code differs between two commits, by file name at HEAD
+changed_patches() {
+	local path
+
+	git ls-tree -r --name-only HEAD -- patches | grep -E '^patches/(stable/)?[0-9]{4}-.*\.patch$' |
+		grep -v '^patches/0000-' | while read -r path; do
+		cmp -s <(git show "$1:$path" 2>/dev/null | sed -n '/^diff --git /,/^-- $/p' | grep -v '^index ') \
+			<(git show "HEAD:$path" | sed -n '/^diff --git /,/^-- $/p' | grep -v '^index ') ||
+			sed 's|^patches/\(stable/\)\{0,1\}\([0-9]\{4\}\)-.*|\1\2|' <<<"$path"
+	done | paste -sd' '
+}
+head_code=$(kernel_code HEAD)
+
+stale=0
+for report in "$@"; do
+	[ -f "$report" ] || die "no report $report"
+	commit=$(sed -n 's/^Series: patches\/ at commit \([0-9a-f]\{7,\}\) .*/\1/p' "$report" | head -n 1)
+	if [ -z "$commit" ]; then
+		# a summary carries no kernel of its own
+		case $report in *-summary.md) continue ;; esac
+		echo "stale    $report: names no series commit"
+		stale=1
+	elif ! git cat-file -e "$commit^{commit}" 2>/dev/null; then
+		echo "stale    $report: commit $commit is not in this repository"
+		stale=1
+	elif [ "$(kernel_code "$commit")" != "$head_code" ]; then
+		echo "stale    $report: the series changed since $commit ($(changed_patches "$commit"))"
+		stale=1
+	else
+		echo "current  $report: series at $commit"
+	fi
+done
+exit $stale
