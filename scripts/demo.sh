@@ -9,6 +9,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 seconds=${1:-30}
+case ${KARCH:-x86_64} in
+x86_64) ;;
+arm64) exec "$HARNESS_ROOT/scripts/demo-arm64.sh" "$seconds" ;;
+*) die "no demo for KARCH=$KARCH (x86_64 or arm64; make kunit KARCH=$KARCH runs the KUnit suites)" ;;
+esac
 log "building the kernel (up to 35 min cold on 2 cores, 1 min with a warm ccache)"
 # DEMO_CONFIGS (internal): scripts/stable.sh boots the bench's kernel
 # shellcheck disable=SC2086 # a list of fragment names

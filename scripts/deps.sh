@@ -13,6 +13,8 @@ NEEDS=(
 	"/usr/lib/python3/dist-packages/git|python3-git" "/usr/lib/python3/dist-packages/matplotlib|python3-matplotlib"
 	"qemu-system-x86_64|qemu-system-x86" "qemu-system-aarch64|qemu-system-arm"
 	"aarch64-linux-gnu-gcc|gcc-aarch64-linux-gnu" "spatch|coccinelle"
+	# the static C library for the arm64 demo's init (scripts/guest/arm64-demo.c)
+	"/usr/aarch64-linux-gnu/lib/libc.a|libc6-dev-arm64-cross"
 	"busybox|busybox-static" "ip|iproute2"
 	"/usr/include/numa.h|libnuma-dev" "/usr/include/sys/capability.h|libcap-dev"
 	"/usr/include/liburing.h|liburing-dev"
