@@ -19,7 +19,8 @@ log "building the kernel (up to 35 min cold on 2 cores, 1 min with a warm ccache
 # shellcheck disable=SC2086 # a list of fragment names
 kernel=$("$HARNESS_ROOT/scripts/build-kernel.sh" ${DEMO_CONFIGS:-base})
 mkdir -p "$BUILD_DIR/logs"
-export CONSOLE_LOG=$BUILD_DIR/logs/demo-$(arm_name).log
+CONSOLE_LOG=$BUILD_DIR/logs/demo-$(arm_name).log
+export CONSOLE_LOG
 # configs/base has no ACPI, so an x86 guest brings up one CPU whatever
 # -smp says: ask for that one.
 export CPUS=${CPUS:-1}
