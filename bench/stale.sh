@@ -12,26 +12,30 @@ set -euo pipefail
 
 cd "$HARNESS_ROOT"
 [ $# -gt 0 ] || set -- bench/results/*.md
-# The kernel code a commit's arms were built from: the diffs of the series
-# (patches/NNNN-*.patch but the cover letter) and of the stable fix
-# (patches/stable/), without what export changes with no code change
-# (subjects, changelogs, dates, index lines, the signature).
+# The patches of a commit that hold kernel code: the series
+# (patches/NNNN-*.patch but the cover letter) and the stable fix.
+kernel_patches() {
+	git ls-tree -r --name-only "$1" -- patches | grep -E '^patches/(stable/)?[0-9]{4}-.*\.patch$' |
+		grep -v '^patches/0000-'
+}
+# The code of patch file $2 at commit $1: its diff, without what export
+# changes with no code change (subject, changelog, date, index lines,
+# signature); nothing if the file is not there.
+patch_code() {
+	git show "$1:$2" 2>/dev/null | sed -n '/^diff --git /,/^-- $/p' | grep -v -e '^index ' -e '^-- $'
+}
+# The kernel code a commit's arms were built from, as one hash
 kernel_code() {
 	local path
 
-	git ls-tree -r --name-only "$1" -- patches | grep -E '^patches/(stable/)?[0-9]{4}-.*\.patch$' |
-		grep -v '^patches/0000-' | while read -r path; do
-		git show "$1:$path" | sed -n '/^diff --git /,/^-- $/p' | grep -v -e '^index ' -e '^-- $'
-	done | sha256sum
+	kernel_patches "$1" | while read -r path; do patch_code "$1" "$path"; done | sha256sum
 }
-# The patches whose code differs between two commits, by file name at HEAD
+# The patches whose code differs between commit $1 and HEAD, by number at HEAD
 changed_patches() {
 	local path
 
-	git ls-tree -r --name-only HEAD -- patches | grep -E '^patches/(stable/)?[0-9]{4}-.*\.patch$' |
-		grep -v '^patches/0000-' | while read -r path; do
-		cmp -s <(git show "$1:$path" 2>/dev/null | sed -n '/^diff --git /,/^-- $/p' | grep -v '^index ') \
-			<(git show "HEAD:$path" | sed -n '/^diff --git /,/^-- $/p' | grep -v '^index ') ||
+	kernel_patches HEAD | while read -r path; do
+		cmp -s <(patch_code "$1" "$path") <(patch_code HEAD "$path") ||
 			sed 's|^patches/\(stable/\)\{0,1\}\([0-9]\{4\}\)-.*|\1\2|' <<<"$path"
 	done | paste -sd' '
 }
