@@ -26,15 +26,15 @@ die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 # s while it runs (with the output of the function named by $progress_count,
 # if set, e.g. the objects built), so that a long step is never silent.
 with_progress() {
-	local what=$1 pid start=$SECONDS status=0 ticks=0
+	local what=$1 pid start=$SECONDS status=0 next=$((SECONDS + 30))
 	shift
 	"$@" &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
-		ticks=$((ticks + 1))
-		[ $((ticks % 30)) = 0 ] && kill -0 "$pid" 2>/dev/null || continue
+		[ $SECONDS -ge $next ] && kill -0 "$pid" 2>/dev/null || continue
 		log "$what: $((SECONDS - start)) s so far${progress_count:+, $($progress_count)}"
+		next=$((SECONDS + 30))
 	done
 	wait "$pid" || status=$?
 	return $status

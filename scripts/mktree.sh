@@ -46,7 +46,7 @@ import_tarball() {
 	sed -i -e '/^\/\*$/d' -e '/^!\/debian\/$/d' "$TREE/.gitignore"
 	git_tree init --quiet -b "$SERIES_BRANCH"
 	git_tree config gc.auto 0
-	with_progress "adding the base to git" git -C "$TREE" add -A -f .
+	with_progress "adding the base to git" git_tree add -A -f .
 	# A fixed date makes the base commit id reproducible.
 	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
 		git_tree commit --quiet -m "Linux base: $(basename "$tarball")" \
