@@ -80,6 +80,12 @@ run_point() {
 		grep -E '^(pgrotated|pgscan_(kswapd|direct)|pgsteal_(kswapd|direct)|pgrefill|pgdeactivate) ' \
 			/proc/vmstat | tr '\n' ' '
 		echo
+		# the diagnostic counters and census of docs/diag/ (docs/scan.md), if built in
+		if [ -d /sys/kernel/debug/lru_gen_diag ]; then
+			grep -H . /sys/kernel/debug/lru_gen_diag/* | sed 's|.*/||' | tr '\n' ' '
+			echo
+		fi
+		[ ! -e /sys/kernel/debug/lru_gen_census ] || cat /sys/kernel/debug/lru_gen_census
 		[ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ] ||
 			awk '$1 == "memcg" { inside = ($3 == "/bench"); next } inside' \
 				/sys/kernel/debug/lru_gen_full
