@@ -13,7 +13,7 @@ SMOKE_SECONDS ?= 60
 SOAK_SECONDS ?= 300
 DEMO_SECONDS ?= 30
 
-.PHONY: all demo check validate deps tree export send build smoke kunit stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
+.PHONY: all demo check check-list test-harness validate deps tree export send build smoke kunit stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
 
 # Same as make demo.
 all: demo
@@ -23,7 +23,7 @@ help:
 	@sed -n 's/^#   //p' Makefile
 	@echo; echo "Targets:"
 	@awk '/^# / { c = c (c ? " " : "") substr($$0, 3); next } /^[A-Z_]+ \?=/ { next } \
-		/^[a-z-]+:/ && c { sub(/:.*/, ""); printf "  %-18s %s\n", $$0, c } { c = "" }' Makefile
+		/^[a-z%-]+:/ && c { sub(/:.*/, ""); printf "  %-18s %s\n", $$0, c } { c = "" }' Makefile
 	@echo; echo "Settings (environment or command line; default, meaning):"
 	@grep -v '^#' scripts/settings.txt | sed 's/^/  /'
 
@@ -38,11 +38,24 @@ deps: validate
 # Get the base, apply patches/, build, boot under QEMU and run the MGLRU demo
 # (KARCH=arm64: cross-built, in qemu-system-aarch64 -M virt).
 demo: deps
-	@scripts/demo.sh $(DEMO_SECONDS)
+	@scripts/boot/demo.sh $(DEMO_SECONDS)
 
-# The test suite, what CI runs (docs/check.md).
+# The test suite, what CI runs (docs/check.md); its steps: make check-list.
 check: deps
 	@scripts/check.sh
+
+# One step of make check and the steps it needs first, e.g. make check-sparse
+# or make check-boot-smoke (which builds the debug kernel first).
+check-%: deps
+	@scripts/check.sh --only $*
+
+# The steps of make check: name, the step it needs first, command.
+check-list:
+	@scripts/check.sh --list
+
+# The harness's own tests, in seconds: tooling self-tests and shellcheck.
+test-harness:
+	@scripts/tests/harness.sh
 
 # The kernel tree: base commit + one commit per patch (SERIES=0: base worktree too).
 tree: deps
@@ -59,30 +72,31 @@ send: deps
 
 # Build a kernel from configs/$(CONFIGS) fragments, e.g. CONFIGS="base debug".
 build: deps
+	@scripts/mktree.sh $(if $(filter 0,$(SERIES)),--orig)
 	@scripts/build-kernel.sh $(CONFIGS)
 
 # The boot smoke test alone: debug kernel, memcg pressure, console check.
 smoke: deps
-	@scripts/smoke.sh $(SMOKE_SECONDS)
+	@scripts/boot/smoke.sh $(SMOKE_SECONDS)
 
 # The KUnit suites of the series, booted under QEMU: KARCH=x86_64 (KASAN) or arm64;
 # KUNIT_CONFIGS adds fragments, e.g. KUNIT_CONFIGS=refs-width-0 (no spare refs bit).
 KARCH ?= x86_64
 kunit: deps
-	@scripts/kunit.sh $(KARCH) $(KUNIT_CONFIGS)
+	@scripts/boot/kunit.sh $(KARCH) $(KUNIT_CONFIGS)
 
 # boot-accounting at every commit from patch 9 on (about an hour; once per
 # change of the series, not in make check).
 accounting-series: deps
-	@scripts/check-accounting-series.sh
+	@scripts/check/accounting-series.sh
 
 # Mutation check of the KUnit suites: each scripts/kunit-mutations/*.diff
 # breaks one rule; every one must fail at least one case (about 15 min).
 kunit-mutations: deps
-	@scripts/kunit-mutations.sh $(KARCH)
+	@scripts/check/kunit-mutations.sh $(KARCH)
 
 # The standalone stable fix (patches/stable/) on STABLE_BASE=7.3 (default) or
-# 7.2: build its debug kernel, run its placement KUnit test, boot the demo.
+# 7.2: build its KUnit kernel (configs/kunit-min), run its placement test, boot the demo.
 STABLE_BASE ?= 7.3
 stable: deps
 	@STABLE_BASE=$(STABLE_BASE) scripts/stable.sh kunit
@@ -97,15 +111,15 @@ stable-series: deps
 # no THP, no swap, btrfs/erofs, i386, arm64); make cocci: coccinelle on the
 # touched files.
 matrix: deps
-	@scripts/check-matrix.sh
+	@scripts/check/matrix.sh
 
 # Coccinelle on the touched files, base vs series.
 cocci: deps
-	@scripts/check-cocci.sh
+	@scripts/check/cocci.sh
 
 # sparse on the touched files, base vs series (builds sparse 0.6.5~rc1 into the cache if needed).
 sparse: deps
-	@scripts/check-sparse.sh
+	@scripts/check/sparse.sh
 
 # One CLRU/ORIG/FG benchmark into bench/results/DATE-NAME.md: BENCH_CONF=
 # bench/zipf.conf (default), sweep, mixed, sqlite, pgbench, ... (bench/README.md).
@@ -131,11 +145,11 @@ bench-quick: deps
 # (build/logs/selftests-parity.md); docs/selftests.md.  make check runs a
 # subset (SELFTESTS_CHECK in scripts/check.sh).
 selftests: deps
-	@scripts/selftests.sh
+	@scripts/boot/selftests.sh
 
 # stress-ng soak of the debug kernel with lru_gen flips and memcg churn.
 soak: deps
-	@scripts/soak.sh $(SOAK_SECONDS)
+	@scripts/boot/soak.sh $(SOAK_SECONDS)
 
 # Remove build outputs, keep the kernel tree.
 clean:

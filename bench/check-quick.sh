@@ -10,6 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 start=$(date +%s)
 export BENCH_CONF=$HARNESS_ROOT/bench/quick.conf
+# shellcheck source=/dev/null # a benchmark conf
 . "$BENCH_CONF"
 report=$BUILD_DIR/logs/bench-quick.md
 results=$BUILD_DIR/logs/bench-quick.results

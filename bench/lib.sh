@@ -32,9 +32,10 @@ build_arm() {
 	shift
 	if [ "$series" = fixed ]; then
 		tree=$(STABLE_BASE=7.3 "$HARNESS_ROOT/scripts/stable.sh" tree)
-		KERNEL_ARM=fixed KSRC=$tree KOBJ="$BUILD_DIR/obj/fixed-7.3-$(IFS=+; echo "$*")" \
+		HARNESS_ARM=fixed HARNESS_KSRC=$tree HARNESS_KOBJ="$BUILD_DIR/obj/fixed-7.3-$(IFS=+; echo "$*")" \
 			"$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
 	else
+		SERIES=$series ensure_tree
 		SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
 	fi
 }
@@ -64,12 +65,12 @@ run_arms() {
 			log "repeat $rep/$REPEATS: $arm"
 			# bench_rep= lets a guest script draw this repeat's streams
 			# (scripts/guest/lib.sh: bench_rep), the same for every arm.
-			EXTRA_CMDLINE="bench_rep=$rep ${EXTRA_CMDLINE:-}" \
-				CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS QUIET=1 \
-				"$HARNESS_ROOT/scripts/boot.sh" "${kernel[$series]}" \
+			HARNESS_CMDLINE="bench_rep=$rep ${HARNESS_CMDLINE:-}" \
+				HARNESS_CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS HARNESS_QUIET=1 \
+				"$HARNESS_ROOT/scripts/boot/boot.sh" "${kernel[$series]}" \
 				"$guest" "$BENCH_CONF" "$lru_gen" "$@" ||
 				die "arm $arm failed in the guest; console: $log"
-			"$HARNESS_ROOT/scripts/check-console.sh" "$log"
+			"$HARNESS_ROOT/scripts/check/console.sh" "$log"
 			release=$(tr -d '\r' <"$log" | sed -n 's/^kernel \([^ ]*\) lru_gen.*/\1/p')
 			tr -d '\r' <"$log" |
 				sed -n "s/^RESULT /arm=$arm rep=$rep release=$release /p" >>"$results"

@@ -11,6 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 [ -n "${BENCH_CONF:-}" ] || die "usage: BENCH_CONF=bench/NAME.conf $0 [--report-only] [REPORT.md]"
 BENCH_CONF=$(realpath "$BENCH_CONF")
+# shellcheck source=/dev/null # a benchmark conf
 . "$BENCH_CONF"
 . "$HARNESS_ROOT/bench/lib.sh"
 [ -n "${WORKLOAD:-}" ] || die "$BENCH_CONF sets no WORKLOAD (bench/guest/WORKLOAD.sh)"

@@ -5,10 +5,12 @@
 #
 # usage: build-kernel.sh [--configure-only] FRAGMENT...   (e.g. "base debug")
 # SERIES=0 builds the base without the series (the ORIG arm).
-# KSRC=<tree> KOBJ=<dir> configure/build another source tree (e.g. a
+# HARNESS_KSRC=<tree> HARNESS_KOBJ=<dir> configure/build another source tree (e.g. a
 # bisection worktree) instead of the series tree.
-# KARCH=x86_64 (default), i386 or arm64 (cross-built with Debian's
-# gcc-aarch64-linux-gnu); fragments must suit the architecture.
+# KARCH=x86_64 (default), i386 or arm64 (configs/arch/; arm64 is
+# cross-built with Debian's gcc-aarch64-linux-gnu); fragments must suit
+# the architecture.  The tree must exist (scripts/mktree.sh; --orig for
+# SERIES=0): a build never applies patches.
 # Prints the path of the kernel image on success.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,31 +29,23 @@ done
 
 name=$(IFS=+; echo "$*")
 karch=${KARCH:-x86_64}
-case $karch in
-x86_64 | i386) target=bzImage image=arch/x86/boot/bzImage cross= ;;
-arm64) target=Image image=arch/arm64/boot/Image cross=aarch64-linux-gnu- ;;
-*) die "unsupported KARCH=$karch (one of: $KARCH_CHOICES)" ;;
-esac
+load_arch "$karch"
 case $karch-$name in x86_64-* | "$karch-$karch"*) ;; *) name=$karch-$name ;; esac
-if [ -n "${KSRC:-}" ]; then
-	src=$KSRC
-	obj=${KOBJ:?KOBJ must name the object directory with KSRC}
+if [ -n "${HARNESS_KSRC:-}" ]; then
+	src=$HARNESS_KSRC
+	obj=${HARNESS_KOBJ:?HARNESS_KOBJ must name the object directory with HARNESS_KSRC}
 else
-	if [ "${SERIES:-1}" = 0 ]; then
-		"$HARNESS_ROOT/scripts/mktree.sh" --orig
-	else
-		"$HARNESS_ROOT/scripts/mktree.sh"
-	fi
+	# The tree is the caller's job (make tree, scripts/mktree.sh): a build
+	# does not apply patches.
 	src=$(source_tree)
+	[ -e "$src/Makefile" ] || die "no kernel tree at $src: make it first (make tree$([ "${SERIES:-1}" = 0 ] && echo " SERIES=0"))"
 	obj=$BUILD_DIR/obj/$(arm_name)-$name
 fi
 mkdir -p "$obj"
 
 # LOCALVERSION names the arm in uname -r (and keeps setlocalversion from
 # appending "+").
-kmake=(make -C "$src" O="$obj" ARCH="$karch" -j"$(nproc)" LOCALVERSION="-$(arm_name)")
-[ -z "$cross" ] || kmake+=(CROSS_COMPILE="$cross")
-command -v ccache >/dev/null && kmake+=(CC="ccache ${cross}gcc")
+build() { kmake "$src" "$obj" LOCALVERSION="-$(arm_name)" "$@"; }
 
 # Every CONFIG_ line of the fragments must be in the final .config as
 # given; for a symbol set by several fragments, the last one counts.
@@ -79,13 +73,13 @@ check_config() {
 stamp=$(cat "${fragments[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.fragments" 2>/dev/null)" != "$stamp" ]; then
 	log "configuring $obj"
-	"${kmake[@]}" -s tinyconfig >/dev/null
+	build -s tinyconfig >/dev/null
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null)
 fi
 # Also for a reused config: the tree may have new options since (e.g. a
 # patch adds a Kconfig symbol), which get their defaults here instead of a
 # question on a terminal that is not there.
-"${kmake[@]}" -s olddefconfig
+build -s olddefconfig
 check_config || die "kernel config $name is missing requested options"
 echo "$stamp" >"$obj/.fragments"
 
@@ -93,6 +87,6 @@ echo "$stamp" >"$obj/.fragments"
 log "building $(arm_name) kernel ($name) in $obj"
 touch "$obj/.build-start"
 objects_built() { echo "$(find "$obj" -name '*.o' -newer "$obj/.build-start" | wc -l) objects built"; }
-progress_count=objects_built with_progress "building $name" "${kmake[@]}" -s "$target" >&2 ||
+progress_count=objects_built with_progress "building $name" build -s "$ARCH_TARGET" >&2 ||
 	die "kernel build failed ($src, O=$obj)"
-echo "$obj/$image"
+echo "$obj/$ARCH_IMAGE"

@@ -1,8 +1,17 @@
 #!/bin/bash
 # The test command ("make check", run by CI): every step is a test that
 # passes or fails; the run ends with "N passed, M failed" and exits
-# non-zero if anything failed.  Steps whose prerequisites failed are
-# counted as failed, not skipped.
+# non-zero if anything failed.  A step whose prerequisite did not pass is
+# reported as "NOT RUN" and counts as one failure.
+#
+# usage: check.sh                 every step, in the order of the table
+#        check.sh --only STEP...  those steps and their prerequisites
+#                                 (make check-STEP)
+#        check.sh --list          the table: step, prerequisite, command
+#
+# The run makes the trees once (series-applies) and builds each kernel
+# once: the steps that boot a kernel get its image from the step that
+# built it (HARNESS_KERNEL), not by building again.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,69 +28,120 @@ SELFTESTS_CHECK=${SELFTESTS_CHECK:-"khugepaged-anon khugepaged-shmem split_huge_
 	madv_populate mlock2-tests mlock-random-test pagemap_ioctl soft-dirty
 	ksm_tests-M ksm_tests-U ksm_tests-Z0 ksm_tests-Z1 ksm_tests-N1 ksm_tests-N0
 	ksm_tests-H mkdirty test_memcontrol"}
+# The debug kernel of build-debug, booted by the steps that need it.
+# shellcheck disable=SC2086 # a list of fragment names
+DEBUG_KERNEL=$(x86_image $DEBUG_CONFIGS)
+
+names=()
+declare -A prereq cmd status
+
+# step NAME PREREQUISITE CMD...: a row of the table; PREREQUISITE is the
+# step that must have passed first, or "-".
+step() {
+	local name=$1 pre=$2
+
+	shift 2
+	names+=("$name")
+	prereq[$name]=$pre
+	cmd[$name]=$(printf '%q ' "$@")
+}
+
+step harness-selftest - "$S/tests/harness.sh"
+step parity-selftest - "$S/tests/parity.sh"
+step series-applies - "$S/mktree.sh" --orig
+step checkpatch series-applies "$S/check/checkpatch.sh"
+step export-reproducible series-applies "$S/check/export.sh"
+step send-dry-run series-applies env SEND_NAME="Throwaway Tester" \
+	SEND_EMAIL=tester@example.net "$S/send.sh"
+step bisect-build series-applies "$S/check/bisect.sh"
+step config-matrix series-applies "$S/check/matrix.sh"
+step coccinelle series-applies "$S/check/cocci.sh"
+step sparse series-applies "$S/check/sparse.sh"
+# the standalone stable fix (patches/stable/): the series applies on top
+# of it, and its placement test passes on the series' base
+step stable-series series-applies "$S/stable.sh" series
+step stable-kunit series-applies "$S/stable.sh" kunit
+# shellcheck disable=SC2086 # a list of fragment names
+step build-debug series-applies "$S/build-kernel.sh" $DEBUG_CONFIGS
+step harness-guest-paths build-debug "$S/tests/guest-paths.sh" "$DEBUG_KERNEL"
+step kunit-x86_64 build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit.sh" x86_64
+# the same suites with no spare refs bit (32-bit, KASAN tags), on the
+# light KUnit kernel (configs/kunit-min.config)
+step kunit-width-0 series-applies "$S/boot/kunit.sh" --light x86_64 refs-width-0
+step boot-smoke build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/smoke.sh" "$SMOKE_SECONDS"
+step boot-accounting build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/accounting.sh" --fg
+step boot-refs-api build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/refs-api.sh"
+step boot-memcg-churn build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/memcg-churn.sh" "$CHURN_SECONDS"
+# ORIG and FG built alike ("base selftests"), for the steps that compare
+# the two: the kernel's own selftests, a subset of make selftests (see
+# SELFTESTS_CHECK), and the benchmark's quick mode (bench/quick.conf).
+step build-orig-fg series-applies "$S/boot/selftests.sh" --build-only
+# shellcheck disable=SC2086 # a list of labels
+step selftests-parity build-orig-fg env HARNESS_SELFTESTS_BUILT=1 "$S/boot/selftests.sh" $SELFTESTS_CHECK
+step bench-quick build-orig-fg env BENCH_CONFIGS="base selftests" "$HARNESS_ROOT/bench/check-quick.sh"
+
+# with_prerequisites STEP...: the steps and, before each, its chain of
+# prerequisites, in table order, each once
+with_prerequisites() {
+	local -A want
+	local s n
+
+	for s in "$@"; do
+		[ -n "${prereq[$s]+set}" ] || die "no step '$s' (scripts/check.sh --list)"
+		while [ "$s" != - ]; do
+			want[$s]=1
+			s=${prereq[$s]}
+		done
+	done
+	for n in "${names[@]}"; do
+		[ -z "${want[$n]:-}" ] || echo "$n"
+	done
+}
+
+selected=("${names[@]}")
+case ${1:-} in
+--list)
+	for n in "${names[@]}"; do
+		c=${cmd[$n]% }
+		printf '%-20s %-15s %s\n' "$n" "${prereq[$n]}" "${c//"$HARNESS_ROOT"\//}"
+	done
+	exit 0 ;;
+--only)
+	shift
+	[ $# -gt 0 ] || die "usage: check.sh --only STEP..."
+	mapfile -t selected < <(with_prerequisites "$@") ;;
+"") ;;
+*) die "usage: check.sh [--only STEP... | --list]" ;;
+esac
+
 mkdir -p "$BUILD_DIR/logs"
 passed=0
 failed=0
 failures=()
-
-# step NAME CMD...: run one test, its output in build/logs/check-NAME.log.
-step() {
-	local name=$1 log=$BUILD_DIR/logs/check-$1.log start=$SECONDS
-	shift
+for name in "${selected[@]}"; do
+	log=$BUILD_DIR/logs/check-$name.log
+	pre=${prereq[$name]}
 	printf '%-22s ' "$name"
-	if "$@" >"$log" 2>&1; then
+	if [ "$pre" != - ] && [ "${status[$pre]}" != PASS ]; then
+		status[$name]="NOT RUN"
+		failed=$((failed + 1))
+		failures+=("$name")
+		echo "NOT RUN ($pre did not pass)"
+		continue
+	fi
+	start=$SECONDS
+	if eval "${cmd[$name]}" >"$log" 2>&1; then
+		status[$name]=PASS
 		passed=$((passed + 1))
 		echo "PASS ($((SECONDS - start)) s)"
-		return 0
+	else
+		status[$name]=FAIL
+		failed=$((failed + 1))
+		failures+=("$name")
+		echo "FAIL ($((SECONDS - start)) s); last lines of $log:"
+		tail -n 25 "$log" | sed 's/^/    /'
 	fi
-	failed=$((failed + 1))
-	failures+=("$name")
-	echo "FAIL ($((SECONDS - start)) s); last lines of $log:"
-	tail -n 25 "$log" | sed 's/^/    /'
-	return 1
-}
-
-step harness-selftest "$S/selftest.sh" || true
-step parity-selftest "$S/selftests-parity-selftest.sh" || true
-if step series-applies "$S/mktree.sh"; then
-	step checkpatch "$S/checkpatch.sh" || true
-	step export-reproducible "$S/check-export.sh" || true
-	step send-dry-run env SEND_NAME="Throwaway Tester" SEND_EMAIL=tester@example.net \
-		"$S/send.sh" || true
-	step bisect-build "$S/check-bisect.sh" || true
-	step config-matrix "$S/check-matrix.sh" || true
-	step coccinelle "$S/check-cocci.sh" || true
-	step sparse "$S/check-sparse.sh" || true
-	# the standalone stable fix (patches/stable/): the series applies on
-	# top of it, and its placement test passes on the series' base
-	step stable-series "$S/stable.sh" series || true
-	step stable-kunit "$S/stable.sh" kunit || true
-	# shellcheck disable=SC2086 # a list of fragment names
-	if step build-debug "$S/build-kernel.sh" $DEBUG_CONFIGS; then
-		# shellcheck disable=SC2086 # a list of fragment names
-		step harness-guest-paths "$S/selftest-guest-paths.sh" "$(x86_image $DEBUG_CONFIGS)" || true
-		step kunit-x86_64 "$S/kunit.sh" x86_64 || true
-		# the same suites with no spare refs bit (32-bit, KASAN tags)
-		step kunit-width-0 "$S/kunit.sh" x86_64 refs-width-0 || true
-		step boot-smoke "$S/smoke.sh" "$SMOKE_SECONDS" || true
-		step boot-accounting "$S/accounting.sh" --fg || true
-		step boot-refs-api "$S/refs-api.sh" || true
-		step boot-memcg-churn "$S/memcg-churn.sh" "$CHURN_SECONDS" || true
-	fi
-	# ORIG and FG built alike ("base selftests"), for the steps that compare
-	# the two: the kernel's own selftests, a subset of make selftests (see
-	# SELFTESTS_CHECK), and the benchmark's quick mode (bench/quick.conf).
-	if step build-orig-fg "$S/selftests.sh" --build-only; then
-		# shellcheck disable=SC2086 # a list of labels
-		step selftests-parity env SELFTESTS_SKIP_BUILD=1 \
-			"$S/selftests.sh" $SELFTESTS_CHECK || true
-		step bench-quick env BENCH_CONFIGS="base selftests" \
-			"$HARNESS_ROOT/bench/check-quick.sh" || true
-	fi
-else
-	failed=$((failed + 1))
-	failures+=("checkpatch, build, boot: not run")
-fi
+done
 
 echo "$passed passed, $failed failed${failures:+ (${failures[*]})} in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 [ $failed = 0 ]

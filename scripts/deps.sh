@@ -21,7 +21,7 @@ NEEDS=(
 	"mkfs.ext4|e2fsprogs" "mkswap|util-linux"
 	"fio|fio" "stress-ng|stress-ng"
 	"sqlite3|sqlite3" "/usr/lib/postgresql|postgresql"
-	"curl|curl" "dpkg-deb|dpkg"
+	"curl|curl" "dpkg-deb|dpkg" "shellcheck|shellcheck"
 	# make send: git send-email with the Perl modules it recommends (Debian's
 	# git ships no fallback for Mail::Address, so without libmailtools-perl
 	# even a dry run fails), SMTP with TLS and authentication, and b4

@@ -29,7 +29,7 @@ esac
 verify() {
 	local tarball=$1 sum
 
-	sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+	sum=$(sha256_cached "$tarball")
 	[ "$sum" = "$BASE_SHA256" ] && return 0
 	if [ "${ACCEPT_BASE:-0}" = 1 ]; then
 		log "warning: $tarball has sha256 $sum, not the pinned $BASE_SHA256; using it because ACCEPT_BASE=1"

@@ -1,15 +1,17 @@
 # shellcheck shell=bash
 # Common definitions for the harness scripts; sourced, never run.
+# Its variables are for the scripts that source it:
+# shellcheck disable=SC2034
 
 HARNESS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$HARNESS_ROOT/build}
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mglru-fg}
-PATCH_DIR=${PATCH_DIR:-$HARNESS_ROOT/patches}
+PATCH_DIR=${HARNESS_PATCH_DIR:-$HARNESS_ROOT/patches}
 CONFIG_DIR=$HARNESS_ROOT/configs
 
 # The git tree holding base + series, and the ORIG worktree (base only).
-TREE=${TREE:-$BUILD_DIR/linux}
-ORIG_TREE=${ORIG_TREE:-$BUILD_DIR/linux-orig}
+TREE=${HARNESS_TREE:-$BUILD_DIR/linux}
+ORIG_TREE=${HARNESS_ORIG_TREE:-$BUILD_DIR/linux-orig}
 BASE_TAG=mglru-fg-base
 SERIES_BRANCH=mglru-fg
 
@@ -68,9 +70,105 @@ fetch_from_archives() {
 	return 1
 }
 
-# The values ACCEL and KARCH take (validate.sh, boot.sh, build-kernel.sh).
+# The values ACCEL and KARCH take (validate.sh, boot.sh, build-kernel.sh);
+# each architecture is described by configs/arch/<name>.
 ACCEL_CHOICES="tcg kvm auto"
 KARCH_CHOICES="x86_64 i386 arm64"
+
+# load_arch ARCH: set the ARCH_* variables of configs/arch/ARCH (the kernel's
+# ARCH=, cross compiler, image, QEMU binary and machine, console).
+load_arch() {
+	local f=$CONFIG_DIR/arch/$1
+
+	[ -f "$f" ] || die "unsupported architecture '$1' (one of: $KARCH_CHOICES)"
+	# shellcheck source=/dev/null
+	. "$f"
+	ARCH_QEMU=${QEMU:-$ARCH_QEMU}
+	LOADED_ARCH=$1
+}
+
+# kmake SRC OBJ MAKE-ARG...: the kernel's make for the loaded architecture
+# (load_arch), out of tree in OBJ, on every CPU, through ccache if there is
+# one; the one place that builds this command line.
+kmake() {
+	local src=$1 obj=$2 cc=${ARCH_CROSS}gcc
+
+	shift 2
+	[ -n "${LOADED_ARCH:-}" ] || load_arch x86_64
+	command -v ccache >/dev/null && cc="ccache $cc"
+	make -C "$src" O="$obj" ARCH="$ARCH_KERNEL" ${ARCH_CROSS:+CROSS_COMPILE=$ARCH_CROSS} \
+		CC="$cc" -j"$(nproc)" "$@"
+}
+
+# The one QEMU command line of the harness: every boot (boot.sh, kunit.sh,
+# demo-arm64.sh) starts from qemu_cmd.  KVM_PROBE: boot.sh's verdict on
+# KVM for this host boot (a short probe boot; KVM guests hang on some hosts).
+KVM_PROBE=$BUILD_DIR/kvm-probe
+
+# qemu_accel: the accelerator for the loaded architecture from ACCEL: tcg,
+# kvm, or auto (KVM only for the host's own architecture and only if
+# boot.sh's probe found that it works; TCG until it has probed).
+qemu_accel() {
+	local accel=${ACCEL:-auto}
+
+	case $accel in
+	tcg) ;;
+	kvm) [ "$ARCH_KVM" = 1 ] || die "ACCEL=kvm: no KVM for $LOADED_ARCH guests on this host" ;;
+	auto)
+		accel=tcg
+		if [ "$ARCH_KVM" = 1 ] && [ -w /dev/kvm ] &&
+			[ "$(head -n 1 "$KVM_PROBE" 2>/dev/null)" = "$(cat /proc/sys/kernel/random/boot_id)" ]; then
+			accel=$(tail -n 1 "$KVM_PROBE")
+		fi ;;
+	*) die "ACCEL=$accel: use one of: $ACCEL_CHOICES" ;;
+	esac
+	echo "$accel"
+}
+
+# qemu_cmd ACCEL KERNEL APPEND: set QEMU_CMD to the loaded architecture's
+# QEMU booting KERNEL with APPEND (after the console), MEM and CPUS, no
+# display, monitor or default devices, the console on stdio; the caller
+# adds its devices and runs it.
+qemu_cmd() {
+	local accel=$1 cpu=$ARCH_CPU_TCG
+
+	command -v "$ARCH_QEMU" >/dev/null ||
+		die "$ARCH_QEMU not found: install Debian's $ARCH_QEMU_PACKAGE (make deps)"
+	[ "$accel" = kvm ] && cpu=host
+	[ "$accel" = tcg ] && accel="tcg,thread=multi"
+	QEMU_CMD=("$ARCH_QEMU" -accel "$accel" ${ARCH_MACHINE:+-machine "$ARCH_MACHINE"}
+		${cpu:+-cpu "$cpu"} -nodefaults -display none -no-reboot -monitor none
+		-m "${MEM:-1G}" -smp "${CPUS:-2}" -kernel "$2"
+		-append "console=$ARCH_CONSOLE $3"
+		-chardev "stdio,id=con,signal=off" -serial chardev:con)
+}
+
+# sha256_cached FILE: FILE's sha256, computed once per content: kept in
+# CACHE_DIR under the file's path, size, inode and modification time, so
+# that the many steps of one run that verify the base tarball (158 MB)
+# hash it once.
+sha256_cached() {
+	local key dir=$CACHE_DIR/sha256 sum
+
+	key=$(stat -L -c '%n %s %i %Y' "$(realpath "$1")" | sha256sum | cut -d' ' -f1) ||
+		die "cannot stat $1"
+	if [ -f "$dir/$key" ]; then
+		cat "$dir/$key"
+		return 0
+	fi
+	sum=$(sha256sum <"$1" | cut -d' ' -f1) || die "cannot read $1"
+	mkdir -p "$dir"
+	echo "$sum" >"$dir/$key.$$" && mv "$dir/$key.$$" "$dir/$key"
+	echo "$sum"
+}
+
+# new_findings TIP BASE: the lines of TIP (a text) that BASE (a text) does
+# not have, sorted: what matrix, sparse and coccinelle report, where only
+# what the series adds counts.
+new_findings() {
+	comm -23 <(printf '%s\n' "$1" | sed '/^$/d' | sort -u) \
+		<(printf '%s\n' "$2" | sed '/^$/d' | sort -u)
+}
 
 # Source tree for a build: SERIES=0 builds the base alone (the ORIG arm).
 source_tree() {
@@ -81,12 +179,22 @@ source_tree() {
 	fi
 }
 
+# ensure_tree: make (or bring up to date) the tree that SERIES selects, as
+# the entry points do before they build (scripts/build-kernel.sh does not).
+ensure_tree() {
+	if [ "${SERIES:-1}" = 0 ]; then
+		"$HARNESS_ROOT/scripts/mktree.sh" --orig
+	else
+		"$HARNESS_ROOT/scripts/mktree.sh"
+	fi
+}
+
 # Arm name used in build/log directory names and the kernel release:
-# KERNEL_ARM (internal, set by scripts/stable.sh and bench/lib.sh for the
+# HARNESS_ARM (internal, set by scripts/stable.sh and bench/lib.sh for the
 # stable fix's kernels) or else SERIES's.
 arm_name() {
-	if [ -n "${KERNEL_ARM:-}" ]; then
-		echo "$KERNEL_ARM"
+	if [ -n "${HARNESS_ARM:-}" ]; then
+		echo "$HARNESS_ARM"
 	elif [ "${SERIES:-1}" = 0 ]; then
 		echo orig
 	else
@@ -181,7 +289,7 @@ configured_objects() {
 		<(grep -oE ' -c -o [^ ]+\.o ' <<<"$listing" | awk '{ print $3 }' | sort -u)
 }
 
-# The CPU of the x86_64 guests under TCG: QEMU's "max" without 5-level
+# The CPU of the x86_64 guests under TCG is QEMU's "max" without 5-level
 # paging.  identify_cpu() clears boot_cpu_data's feature bits, LA57 too,
 # before it reads them again, with interrupts on, and until alternatives
 # are patched pgtable_l5_enabled() reads LA57 from there.  An interrupt in
@@ -191,7 +299,7 @@ configured_objects() {
 # about one debug boot in six (a base-kernel race, not the series').  The
 # kernel's "no5lvl" would do too, but the guest init takes a bare word of
 # the command line as its command.
-TCG_CPU_X86=${TCG_CPU_X86:-"max,la57=off"}
+# (The value is ARCH_CPU_TCG in configs/arch/x86_64.)
 
 # Fixed build identity: an image depends on its sources only, and ccache
 # can reuse objects across clean clones.

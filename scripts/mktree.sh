@@ -24,7 +24,7 @@ base_id() {
 		git -C "$KERNEL_SRC" rev-parse --verify "${KERNEL_REF:-HEAD}^{commit}" ||
 			die "KERNEL_SRC=$KERNEL_SRC: not a git tree with ${KERNEL_REF:-HEAD}"
 	else
-		echo "tarball:$(sha256sum "$tarball" | cut -d' ' -f1)"
+		echo "tarball:$(sha256_cached "$tarball")"
 	fi
 }
 

@@ -6,7 +6,8 @@
 #   tree    the base, the fix and its KUnit test (test/ beside the fix) on
 #           branch stable-fix-$STABLE_BASE in build/linux-stable-$STABLE_BASE;
 #           prints the tree's path
-#   kunit   build the debug kernel of that tree and run the placement test
+#   kunit   build the light KUnit kernel of that tree (configs/kunit-min)
+#           and run the placement test
 #   demo    build that tree as the bench's FIXED arm (base smp) and boot
 #           the demo in it
 #   series  (7.3) the series applied on top of the fix, with the patches of
@@ -45,7 +46,7 @@ make_base_repo() {
 		"$HARNESS_ROOT/scripts/mktree.sh"
 	else
 		# PATCH_DIR with no patches: mktree.sh imports the base alone
-		TREE=$base_repo PATCH_DIR=$BUILD_DIR/no-patches \
+		HARNESS_TREE=$base_repo HARNESS_PATCH_DIR=$BUILD_DIR/no-patches \
 			"$HARNESS_ROOT/scripts/mktree.sh" --base "$STABLE_BASE"
 	fi
 }
@@ -121,15 +122,17 @@ tree)
 	echo "$stable_tree" ;;
 kunit)
 	make_stable_tree
-	KERNEL_ARM=fixed KSRC=$stable_tree KOBJ=$obj_prefix+debug+kunit \
-		KUNIT_GLOB='lru_gen_placement*' "$HARNESS_ROOT/scripts/kunit.sh" x86_64 ;;
+	# the light KUnit kernel: the test needs no KASAN, and this tree
+	# shares no object with the others
+	HARNESS_ARM=fixed HARNESS_KSRC=$stable_tree HARNESS_KOBJ=$obj_prefix+kunit-min \
+		KUNIT_GLOB='lru_gen_placement*' "$HARNESS_ROOT/scripts/boot/kunit.sh" --light x86_64 ;;
 demo)
 	make_stable_tree
 	# the FIXED arm's kernel of bench/ (bench/lib.sh: build_arm), so that
 	# the demo and the benchmarks share one build
-	DEMO_CONFIGS="base smp" KERNEL_ARM=fixed KSRC=$stable_tree \
-		KOBJ=$BUILD_DIR/obj/fixed-$STABLE_BASE-base+smp \
-		"$HARNESS_ROOT/scripts/demo.sh" "${DEMO_SECONDS:-30}" ;;
+	HARNESS_DEMO_CONFIGS="base smp" HARNESS_ARM=fixed HARNESS_KSRC=$stable_tree \
+		HARNESS_KOBJ=$BUILD_DIR/obj/fixed-$STABLE_BASE-base+smp \
+		"$HARNESS_ROOT/scripts/boot/demo.sh" "${DEMO_SECONDS:-30}" ;;
 series)
 	series_on_fix ;;
 export)

@@ -5,6 +5,7 @@
 # (bench/zipf-job.sh), sets lru_gen and defines run_fio.
 here=$(dirname "${BASH_SOURCE[0]}")
 . "$here/../../scripts/guest/lib.sh"
+# shellcheck source=/dev/null # a benchmark conf
 . "$1"
 . "$here/../zipf-job.sh"
 # shellcheck disable=SC2034 # lru_gen is for the sourcing script

@@ -9,6 +9,7 @@
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/../../scripts/guest/lib.sh"
+# shellcheck source=/dev/null # a benchmark conf
 . "$1"
 lru_gen=$2
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)

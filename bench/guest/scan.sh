@@ -43,7 +43,7 @@ scan_loop() {
 
 # run_point NAME SCAN(0|1): print NAME_pages_per_read=... and the rest.
 run_point() {
-	local name=$1 scan=$2 scanner= out reads pages refaults sectors0 scan0 refaults0 t0 t1
+	local name=$1 scan=$2 scanner='' out reads pages refaults sectors0 scan0 refaults0 t0 t1
 	rmdir "$CGROOT/bench" 2>/dev/null || true
 	echo 3 >/proc/sys/vm/drop_caches
 	preload_fio "$DATA_DIR"

@@ -10,6 +10,7 @@
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/../../scripts/guest/lib.sh"
+# shellcheck source=/dev/null # a benchmark conf
 . "$1"
 lru_gen=$2
 db=$DATA_DIR/hot.db
@@ -72,13 +73,13 @@ rm -f "$stop"
 : >"$walk_log"
 (echo $BASHPID >"$CGROOT/bench/cgroup.procs" && walker) &
 walker_pid=$!
-for r in $(seq 1 "$WARMUP_ROUNDS"); do round; done
+for _ in $(seq 1 "$WARMUP_ROUNDS"); do round; done
 refaults0=$(memcg_stat bench workingset_refault_file)
 sectors0=$(disk_sectors_read)
 passes0=$(wc -l <"$walk_log")
 times=()
 t_start=$(now)
-for r in $(seq 1 "$ROUNDS"); do
+for _ in $(seq 1 "$ROUNDS"); do
 	t0=$(now)
 	round
 	times+=("$(elapsed "$t0" "$(now)")")

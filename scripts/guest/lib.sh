@@ -1,5 +1,7 @@
 # shellcheck shell=bash
 # Helpers for scripts that run inside the harness guest; sourced.
+# Its variables are for the scripts that source it:
+# shellcheck disable=SC2034
 
 CGROOT=/sys/fs/cgroup
 DATA_DEV=vda
@@ -8,7 +10,7 @@ DATA_DIR=/mnt/data
 
 # Mount the data disk and enable swap (both prepared by boot.sh).
 guest_setup() {
-	cd /tmp	# the root file system is read-only; tools want a writable cwd
+	cd /tmp || return	# the root file system is read-only; tools want a writable cwd
 	mountpoint -q "$DATA_DIR" || mount -t ext4 "/dev/$DATA_DEV" "$DATA_DIR"
 	swapon "/dev/$SWAP_DEV" 2>/dev/null || true
 	grep -qw memory "$CGROOT/cgroup.subtree_control" ||

@@ -31,7 +31,7 @@
 # PG_referenced and the young bits there, and keeps PG_workingset.
 #
 # usage: refs-api.sh MADV   (MADV: scripts/guest/madv.c built for the guest,
-# which scripts/refs-api.sh does)
+# which scripts/boot/refs-api.sh does)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -248,7 +248,7 @@ run_classic_pass() {
 	echo "# lru_gen: $(cat $LRU_GEN) (switched on again)"
 }
 
-[ -x "$MADV" ] || { echo "refs-api: no madv binary at $MADV (see scripts/refs-api.sh)" >&2; exit 2; }
+[ -x "$MADV" ] || { echo "refs-api: no madv binary at $MADV (see scripts/boot/refs-api.sh)" >&2; exit 2; }
 guest_setup
 echo "# kernel $(uname -r); lru_gen: $(cat $LRU_GEN 2>/dev/null || echo none)"
 run_checks

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of the selftest parity run (scripts/selftests.sh): run the
+# Guest side of the selftest parity run (scripts/boot/selftests.sh): run the
 # kernel's mm and memcg selftests, one program invocation at a time, each
 # under its own timeout, and keep each one's TAP output and exit status.
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of the stress soak (scripts/soak.sh): Debian's stress-ng
+# Guest side of the stress soak (scripts/boot/soak.sh): Debian's stress-ng
 # memory stressors (vm, mmap, madvise, memfd, fault, with --page-in) run
 # for SECONDS in a small memcg (soak/stress) while, in the background,
 # /sys/kernel/mm/lru_gen/enabled is flipped between 0 and its boot value,

@@ -6,7 +6,7 @@
 # program, scripts/guest/madv.c, is built here.
 # usage: accounting.sh [--fg] [NAME]      (NAME of the logs: accounting)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mode=()
 if [ "${1:-}" = --fg ]; then
@@ -14,5 +14,5 @@ if [ "${1:-}" = --fg ]; then
 	shift
 fi
 madv=$(guest_bin madv)
-exec "$HARNESS_ROOT/scripts/boot-test.sh" "${1:-accounting}" \
+exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" "${1:-accounting}" \
 	"$HARNESS_ROOT/scripts/guest/accounting.sh" "${mode[@]}" "$madv"

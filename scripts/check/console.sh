@@ -4,7 +4,7 @@
 # soft lockups, list or page-state corruption.
 # usage: check-console.sh LOG
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 1 ] && [ -f "$1" ] || die "usage: check-console.sh LOG"
 

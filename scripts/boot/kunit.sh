@@ -4,7 +4,12 @@
 # then kunit_shutdown=reboot ends the guest, as QEMU runs with -no-reboot)
 # and parse the KTAP output with the kernel's tools/testing/kunit/kunit.py.
 #
-# usage: kunit.sh [x86_64|i386|arm64] [FRAGMENT...]   (default x86_64)
+# usage: kunit.sh [--light] [x86_64|i386|arm64] [FRAGMENT...]   (default x86_64)
+#
+# The kernel: x86_64's is the debug kernel of the boot tests (KASAN,
+# lockdep; DEBUG_CONFIGS in lib.sh), or with --light a small one
+# (configs/kunit-min.config: tinyconfig with what the suites need and
+# DEBUG_VM), for runs whose point is another config, such as refs-width-0.
 #
 # FRAGMENTs of configs/ are added to the architecture's, e.g.,
 # refs-width-0 runs the suites with no spare refs bit (LRU_REFS_WIDTH 0,
@@ -14,16 +19,22 @@
 # architecture (kunit.py config), if a test fails or is skipped, if the
 # number of tests that ran is not the number of KUNIT_CASE()s in the
 # suites, if there is no KTAP output, or if the console shows a kernel
-# problem (scripts/check-console.sh).
-# Environment: MEM [1G], CPUS [2], BOOT_TIMEOUT [600], KUNIT_GLOB [lru_gen_*],
-# KSRC/KOBJ as for build-kernel.sh.
+# problem (scripts/check/console.sh).
+# Environment: MEM [1G], CPUS [2], ACCEL, BOOT_TIMEOUT [600], KUNIT_GLOB
+# [lru_gen_*]; internal: HARNESS_KSRC/HARNESS_KOBJ as for build-kernel.sh, HARNESS_KERNEL
+# (the image, already built from the same fragments).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
+light=0
+if [ "${1:-}" = --light ]; then
+	light=1
+	shift
+fi
 arch=${1:-x86_64}
 shift $(($# > 0))
 extra_fragments=$*
-variant=${KERNEL_ARM:+$KERNEL_ARM-}$arch${extra_fragments:+-${extra_fragments// /+}}
+variant=${HARNESS_ARM:+$HARNESS_ARM-}$arch${extra_fragments:+-${extra_fragments// /+}}
 MEM=${MEM:-1G}
 CPUS=${CPUS:-2}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
@@ -31,28 +42,29 @@ KUNIT_GLOB=${KUNIT_GLOB:-lru_gen_*}
 # Where the suites live in the tree (mm/tests/*_kunit.h), one KUNIT_CASE() per test
 SUITE_DIR=mm/tests
 
-case $arch in
-x86_64)
+case $light-$arch in
+0-x86_64)
 	fragments=$DEBUG_CONFIGS	# the boot tests' kernel
-	qemu=(qemu-system-x86_64 -accel tcg -cpu "$TCG_CPU_X86")
-	console=ttyS0
 	extra=$DEBUG_CMDLINE ;;	# as the boot tests of this kernel
-i386)
+1-x86_64)
+	# tinyconfig with what the suites need and the mm sanity checks, no
+	# KASAN or lockdep (the debug kernel runs the suites with those): a
+	# third of the debug kernel's cold build
+	fragments="kunit-min"
+	extra= ;;
+0-i386)
 	fragments="i386 debug i386-kunit"
-	qemu=(qemu-system-i386 -accel tcg)
-	console=ttyS0
 	extra= ;;
-arm64)
+0-arm64)
 	fragments="arm64 debug kunit"
-	qemu=(qemu-system-aarch64 -accel tcg -machine virt -cpu max)
-	console=ttyAMA0
 	extra= ;;
-*) die "usage: kunit.sh [x86_64|i386|arm64] [FRAGMENT...]" ;;
+*) die "usage: kunit.sh [--light] [x86_64|i386|arm64] [FRAGMENT...]  (--light: x86_64 only)" ;;
 esac
-command -v "${qemu[0]}" >/dev/null ||
-	die "${qemu[0]} not found: install Debian's qemu-system-${arch/x86_64/x86} (make deps)"
+[ $light = 0 ] || variant=$variant-light
+load_arch "$arch"
+accel=$(qemu_accel)
 
-src=${KSRC:-$TREE}
+src=${HARNESS_KSRC:-$TREE}
 "$HARNESS_ROOT/scripts/mktree.sh"
 expected=0
 for f in "$src/$SUITE_DIR"/*_kunit.h; do
@@ -75,18 +87,21 @@ rm -rf "$kc"
 	die "mm/tests/.kunitconfig does not configure on $arch (kunit.py config, above)"
 log "mm/tests/.kunitconfig configures on $arch"
 
-# shellcheck disable=SC2086
-kernel=$(KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" $fragments $extra_fragments)
+if [ -n "${HARNESS_KERNEL:-}" ]; then
+	# built by the caller (make check's build-debug) from the same fragments
+	kernel=$HARNESS_KERNEL
+	[ -f "$kernel" ] || die "HARNESS_KERNEL=$kernel: no such image"
+else
+	# shellcheck disable=SC2086
+	kernel=$(KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" $fragments $extra_fragments)
+fi
 
 mkdir -p "$BUILD_DIR/logs"
 con=$BUILD_DIR/logs/kunit-$variant.log
-log "booting $kernel ($arch, TCG), console in $con"
+log "booting $kernel ($arch, $accel), console in $con"
+qemu_cmd "$accel" "$kernel" "$extra panic=-1 kunit.filter_glob=$KUNIT_GLOB kunit_shutdown=reboot"
 status=0
-timeout --foreground -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" \
-	-nodefaults -display none -no-reboot -monitor none -serial stdio \
-	-m "$MEM" -smp "$CPUS" -kernel "$kernel" \
-	-append "console=$console $extra panic=-1 kunit.filter_glob=$KUNIT_GLOB kunit_shutdown=reboot" \
-	</dev/null >"$con" 2>&1 || status=$?
+timeout --foreground -k 10 "$BOOT_TIMEOUT" "${QEMU_CMD[@]}" </dev/null >"$con" 2>&1 || status=$?
 [ $status = 124 ] && die "the guest did not power off within $BOOT_TIMEOUT s, see $con"
 [ $status = 0 ] || die "QEMU failed (status $status), see $con"
 
@@ -117,7 +132,7 @@ PY
 [ "$ran" -gt 0 ] || die "no KTAP output in $con"
 
 bad=0
-"$HARNESS_ROOT/scripts/check-console.sh" "$con" || bad=1
+"$HARNESS_ROOT/scripts/check/console.sh" "$con" || bad=1
 [ "$failed" = 0 ] && [ "$errors" = 0 ] || { log "$failed tests failed, $errors errors"; bad=1; }
 [ "$skipped" = 0 ] || { log "$skipped tests skipped"; bad=1; }
 [ "$ran" = "$expected" ] || { log "$ran tests ran, the suites have $expected"; bad=1; }

@@ -14,10 +14,10 @@
 # except for the tests in FLAKY.  Rows failing on both arms are
 # "known" (reasons in KNOWN below).  A program the guest ran more than once
 # (LABEL.tryN.tap) counts each row at its best result over the tries.
-# Environment: ORIG_CONSOLE_NOTE, FG_CONSOLE_NOTE (one line each, from the
-# console check) and EXTRA_NOTE are copied into the report.
+# Environment: HARNESS_ORIG_CONSOLE_NOTE, HARNESS_FG_CONSOLE_NOTE (one line each, from the
+# console check) and HARNESS_EXTRA_NOTE are copied into the report.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 3 ] || die "usage: selftests-parity.sh ORIG_DIR FG_DIR REPORT.md"
 orig=$1 fg=$2 report=$3
@@ -97,8 +97,8 @@ known_list=$(printf '%s\n' "${KNOWN[@]+"${KNOWN[@]}"}")
 } | awk -F'\t' -v report="$report" -v known="$known_list" -v flakylist="$flaky_list" \
 	-v orig_meta="$(tr '\n' ';' <"$orig/meta" 2>/dev/null)" \
 	-v fg_meta="$(tr '\n' ';' <"$fg/meta" 2>/dev/null)" \
-	-v orig_con="${ORIG_CONSOLE_NOTE:-}" -v fg_con="${FG_CONSOLE_NOTE:-}" \
-	-v extra="${EXTRA_NOTE:-}" '
+	-v orig_con="${HARNESS_ORIG_CONSOLE_NOTE:-}" -v fg_con="${HARNESS_FG_CONSOLE_NOTE:-}" \
+	-v extra="${HARNESS_EXTRA_NOTE:-}" '
 function reason(label, desc,   i, f) {
 	for (i = 1; i <= nknown; i++) {
 		split(kl[i], f, "|")

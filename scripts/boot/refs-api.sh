@@ -6,7 +6,7 @@
 # (scripts/guest/madv.c: mmap, madvise, mincore, smaps, pagemap) is built
 # here, statically, and read by the guest over the 9p root.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 madv=$(guest_bin madv)
-exec "$HARNESS_ROOT/scripts/boot-test.sh" refs-api "$HARNESS_ROOT/scripts/guest/refs-api.sh" "$madv"
+exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" refs-api "$HARNESS_ROOT/scripts/guest/refs-api.sh" "$madv"

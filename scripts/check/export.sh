@@ -3,19 +3,19 @@
 # export of the applied series, or of the stable fix's tree, differs from
 # the committed files.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$HARNESS_ROOT/scripts/mktree.sh"
 [ ! -d "$PATCH_DIR" ] || cp -a "$PATCH_DIR/." "$tmp/"
 # Export into a scratch copy so that patches/ itself is never rewritten.
-PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/export-series.sh"
+HARNESS_PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/export-series.sh"
 git -C "$TREE" config mglru-fg.series-id "$(series_id)"
 # The stable fix and its test too, from their tree on 7.3 (the 7.2
 # backport needs the 7.2 tarball, which make check does not fetch).
-PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/stable.sh" tree >/dev/null
-PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/stable.sh" export
+HARNESS_PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/stable.sh" tree >/dev/null
+HARNESS_PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/stable.sh" export
 mkdir -p "$PATCH_DIR"
 if ! diff -ru "$PATCH_DIR" "$tmp" >&2; then
 	die "patches/ differs from 'make export' of the tree"

@@ -5,7 +5,7 @@
 # bisection worktree, and compares the warnings with line numbers dropped.
 # SPARSE_TARBALL as for get-sparse.sh.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 "$HARNESS_ROOT/scripts/mktree.sh"
 wt=$BISECT_TREE
@@ -30,15 +30,15 @@ objs=$(series_objects)
 SPARSE_CONFIGS="base btrfs erofs"
 
 sparse_warnings() { # sparse_warnings REV OUT
-	local kmake=(make -C "$wt" O="$obj" ARCH=x86_64 -j"$(nproc)") built
+	local built
 	git -C "$wt" checkout --quiet --detach "$1"
 	# shellcheck disable=SC2086 # a list of fragment names
-	KSRC=$wt KOBJ=$obj "$HARNESS_ROOT/scripts/build-kernel.sh" --configure-only $SPARSE_CONFIGS
-	built=$(configured_objects "$objs" "${kmake[@]}") || exit 1
+	HARNESS_KSRC=$wt HARNESS_KOBJ=$obj "$HARNESS_ROOT/scripts/build-kernel.sh" --configure-only $SPARSE_CONFIGS
+	built=$(configured_objects "$objs" kmake "$wt" "$obj") || exit 1
 	[ -n "$built" ] || die "no touched object is built by the config at $1"
 	log "$1: sparse on $(wc -l <<<"$built") objects: $(tr "\n" " " <<<"$built")"
 	# shellcheck disable=SC2086 # a list of objects
-	"${kmake[@]}" C=2 CHECK="$checker" $built >"$2.log" 2>&1 ||
+	kmake "$wt" "$obj" C=2 CHECK="$checker" $built >"$2.log" 2>&1 ||
 		die "build with sparse failed at $1: $(tail -n 5 "$2.log")"
 	# "file:line:col: warning: text" -> "file: warning: text"
 	grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$2.log" |
@@ -49,7 +49,7 @@ mkdir -p "$obj"
 sparse_warnings "$BASE_TAG" "$obj/base.warnings"
 sparse_warnings "$SERIES_BRANCH" "$obj/series.warnings"
 git -C "$wt" checkout --quiet --detach "$BASE_TAG"
-new=$(comm -13 "$obj/base.warnings" "$obj/series.warnings")
+new=$(new_findings "$(cat "$obj/series.warnings")" "$(cat "$obj/base.warnings")")
 log "sparse: $(wc -l <"$obj/base.warnings") warnings at the base, $(wc -l <"$obj/series.warnings") with the series"
 if [ -n "$new" ]; then
 	log "new sparse warnings:"

@@ -1,13 +1,13 @@
 #!/bin/bash
 # Mutation check of the KUnit suites: break one rule of the series at a
 # time (scripts/kunit-mutations/*.diff, applied to the tree's working copy),
-# run scripts/kunit.sh, and report which cases caught it.  Fails if any
+# run scripts/boot/kunit.sh, and report which cases caught it.  Fails if any
 # mutation passes every case.  Each run rebuilds only the mutated object,
 # about 2-3 minutes here.
 #
 # usage: kunit-mutations.sh [x86_64|arm64] [MUTATION.diff...]   (default: all)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 arch=${1:-x86_64}
 shift || true
@@ -23,7 +23,7 @@ missed=0
 for m in "$@"; do
 	[ -f "$m" ] || die "no mutation $m"
 	git -C "$TREE" apply "$(realpath "$m")" || die "mutation does not apply: $m"
-	out=$("$HARNESS_ROOT/scripts/kunit.sh" "$arch" 2>&1 || true)
+	out=$("$HARNESS_ROOT/scripts/boot/kunit.sh" "$arch" 2>&1 || true)
 	restore
 	caught=$(grep -o '\[FAILED\] lru_gen_test_[a-z0-9_]*' <<<"$out" |
 		sed 's/^\[FAILED\] //' | sort -u | paste -s -d' ' || true)

@@ -9,7 +9,7 @@
 #
 # usage: check-bisect.sh [FRAGMENT-SET...]   (default: base base+no-lru-gen+no-memcg)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -gt 0 ] || set -- base base+no-lru-gen+no-memcg
 "$HARNESS_ROOT/scripts/mktree.sh"
@@ -18,21 +18,21 @@ commits=$(series_commits)
 [ -n "$commits" ] || { log "no patches: nothing to bisect"; exit 0; }
 
 bisect_worktree
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
 
 # Every object a commit may ask for
 candidates=$(series_objects)
 
-kmake() { # kmake OBJDIR MAKE-ARGS...
+# wmake OBJDIR MAKE-ARGS...: the kernel's make (kmake, lib.sh) of the
+# checkout with W=1
+wmake() {
 	local obj=$1
 	shift
-	make -C "$wt" O="$obj" ARCH=x86_64 -j"$(nproc)" CC="$cc" W=1 "$@"
+	kmake "$wt" "$obj" W=1 "$@"
 }
 
 # buildable OBJDIR: the candidates that the config of OBJDIR compiles
 buildable() {
-	configured_objects "$candidates" kmake "$1"
+	configured_objects "$candidates" wmake "$1"
 }
 
 # commit_objects COMMIT: the objects that COMMIT asks for, buildable or not
@@ -56,11 +56,11 @@ pids=()
 for set in "$@"; do
 	obj=$BUILD_DIR/obj/bisect-$set
 	# shellcheck disable=SC2086 # a list of fragment names
-	KSRC=$wt KOBJ=$obj "$HARNESS_ROOT/scripts/build-kernel.sh" --configure-only ${set//+/ }
+	HARNESS_KSRC=$wt HARNESS_KOBJ=$obj "$HARNESS_ROOT/scripts/build-kernel.sh" --configure-only ${set//+/ }
 	configured[$set]=$(buildable "$obj")
 	[ -n "${configured[$set]}" ] || die "$set: the config builds none of: $candidates"
 	# shellcheck disable=SC2086 # a list of objects
-	kmake "$obj" ${configured[$set]} >"$obj/base.log" 2>&1 &
+	wmake "$obj" ${configured[$set]} >"$obj/base.log" 2>&1 &
 	pids+=($!)
 done
 i=0
@@ -82,13 +82,13 @@ for c in $commits; do
 	for set in "$@"; do
 		obj=$BUILD_DIR/obj/bisect-$set
 		if [ -n "$kconfig" ]; then
-			make -C "$wt" O="$obj" ARCH=x86_64 -s olddefconfig
+			kmake "$wt" "$obj" -s olddefconfig
 			configured[$set]=$(buildable "$obj")
 		fi
 		mapfile -t objs < <(comm -12 <(commit_objects "$c") <(echo "${configured[$set]}"))
 		echo "${#objs[@]}" >"$obj/commit.count"
 		# no object (documentation, Kconfig): the prepare step still runs
-		kmake "$obj" "${objs[@]:-prepare}" >"$obj/commit.log" 2>&1 &
+		wmake "$obj" "${objs[@]:-prepare}" >"$obj/commit.log" 2>&1 &
 		pids+=($!)
 	done
 	i=0

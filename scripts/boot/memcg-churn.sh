@@ -8,8 +8,8 @@
 # built here, statically, and read by the guest over the 9p root.
 # usage: memcg-churn.sh [SECONDS]     (default 60)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 reader=$(guest_bin churn-reader)
-exec "$HARNESS_ROOT/scripts/boot-test.sh" memcg-churn "$HARNESS_ROOT/scripts/guest/memcg-churn.sh" \
+exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" memcg-churn "$HARNESS_ROOT/scripts/guest/memcg-churn.sh" \
 	"$reader" "${1:-60}"

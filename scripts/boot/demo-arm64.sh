@@ -13,7 +13,7 @@
 # build/logs/demo-<arm>-arm64.log.  Environment: MEM [1G], CPUS [2],
 # BOOT_TIMEOUT [SECONDS + 900].
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 seconds=${1:-30}
 MEM=${MEM:-1G}
@@ -23,12 +23,13 @@ DATA_MB=256
 dir=$BUILD_DIR/arm64-demo
 cc=aarch64-linux-gnu-gcc
 
-command -v qemu-system-aarch64 >/dev/null ||
-	die "qemu-system-aarch64 not found: install Debian's qemu-system-arm (make deps)"
+load_arch arm64
+accel=$(qemu_accel)
 command -v $cc >/dev/null ||
 	die "$cc not found: install Debian's gcc-aarch64-linux-gnu (make deps)"
 
 log "cross-building the arm64 kernel (about 20 min cold on 2 cores, 1 min with a warm ccache)"
+ensure_tree
 kernel=$(KARCH=arm64 "$HARNESS_ROOT/scripts/build-kernel.sh" arm64 arm64-demo)
 
 mkdir -p "$dir/root" "$BUILD_DIR/logs"
@@ -52,12 +53,10 @@ fi
 con=$BUILD_DIR/logs/demo-$(arm_name)-arm64.log
 log "booting it (qemu-system-aarch64 -M virt, TCG) for a ${seconds} s demo; console: $con"
 status=0
-timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-aarch64 -accel tcg -machine virt -cpu max \
-	-nodefaults -display none -no-reboot -monitor none -serial stdio \
-	-m "$MEM" -smp "$CPUS" -kernel "$kernel" -initrd "$dir/initramfs.cpio" \
+qemu_cmd "$accel" "$kernel" "panic=-1 rdinit=/init -- $seconds"
+timeout --foreground -k 10 "$BOOT_TIMEOUT" "${QEMU_CMD[@]}" -initrd "$dir/initramfs.cpio" \
 	-drive file="$dir/data.img",if=none,format=raw,readonly=on,id=data \
 	-device virtio-blk-device,drive=data \
-	-append "console=ttyAMA0 panic=-1 rdinit=/init -- $seconds" \
 	</dev/null >"$con" 2>&1 || status=$?
 [ $status = 124 ] && die "the guest did not power off within $BOOT_TIMEOUT s, see $con"
 [ $status = 0 ] || die "QEMU failed (status $status), see $con"
@@ -65,5 +64,5 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" qemu-system-aarch64 -accel tcg -machi
 # the demo's lines, without the kernel's
 tr -d '\r' <"$con" | sed -n '/^kernel: /,/^arm64-demo: exit /p' | { grep -v '^\[ *[0-9]*\.[0-9]*\] ' || true; }
 grep -q '^arm64-demo: exit 0' <(tr -d '\r' <"$con") || die "the demo failed in the guest; console: $con"
-"$HARNESS_ROOT/scripts/check-console.sh" "$con"
+"$HARNESS_ROOT/scripts/check/console.sh" "$con"
 log "demo done; console: $con"

@@ -3,7 +3,7 @@
 # error (or good input the expected result) without building a kernel.
 # Prints one line per case and "N passed, M failed"; exits 1 on a failure.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -75,7 +75,7 @@ mk_toy_tree() {
 toy() { # toy PATCHDIR SCRIPT...: run a harness script on the toy tree
 	local pd=$1
 	shift
-	env KERNEL_SRC="$tmp/src" PATCH_DIR="$pd" BUILD_DIR="$tmp/build-${pd##*/}" "$@"
+	env KERNEL_SRC="$tmp/src" HARNESS_PATCH_DIR="$pd" BUILD_DIR="$tmp/build-${pd##*/}" "$@"
 }
 
 head -c 4096 /dev/urandom >"$tmp/garbage.tar.xz"
@@ -92,7 +92,7 @@ expect_fail "a patch that does not apply is named" "does not apply: " \
 expect_fail "the failing patch's file name is given" "0001-toy-change-line-3.patch" \
 	toy "$tmp/bad" "$S/mktree.sh"
 expect_fail "a patch the base already has is named" "already in the base" \
-	env KERNEL_REF=work BUILD_DIR="$tmp/build-work" KERNEL_SRC="$tmp/src" PATCH_DIR="$tmp/good" "$S/mktree.sh"
+	env KERNEL_REF=work BUILD_DIR="$tmp/build-work" KERNEL_SRC="$tmp/src" HARNESS_PATCH_DIR="$tmp/good" "$S/mktree.sh"
 expect_ok "a good series applies" toy "$tmp/good" "$S/mktree.sh"
 n=$(git -C "$tmp/build-good/linux" rev-list --count mglru-fg-base..mglru-fg 2>/dev/null || echo none)
 expect_true "one commit per patch (got $n)" [ "$n" = 1 ]
@@ -114,19 +114,19 @@ expect_true "export writes a cover letter and one file per commit (got $files)" 
 expect_ok "mktree after export leaves the tree alone" toy "$tmp/export" "$S/mktree.sh"
 
 : >"$tmp/bzImage"
-expect_fail "missing QEMU is reported" "QEMU not found" \
-	env QEMU=/nonexistent/qemu-system-x86_64 BUILD_DIR="$tmp/b" "$S/boot.sh" "$tmp/bzImage" /bin/true
+expect_fail "missing QEMU is reported" "qemu-system-x86_64 not found" \
+	env QEMU=/nonexistent/qemu-system-x86_64 BUILD_DIR="$tmp/b" "$S/boot/boot.sh" "$tmp/bzImage" /bin/true
 expect_fail "missing kernel image is reported" "no kernel image" \
-	env BUILD_DIR="$tmp/b" "$S/boot.sh" "$tmp/absent" /bin/true
+	env BUILD_DIR="$tmp/b" "$S/boot/boot.sh" "$tmp/absent" /bin/true
 expect_fail "unknown config fragment is refused" "no config fragment" \
 	"$S/build-kernel.sh" no-such-fragment
 
 printf '[    1.0] Linux version 7.3.0\n[    2.0] ok\n' >"$tmp/clean.log"
 printf '[    1.0] Linux version 7.3.0\r\n[    2.0] WARNING: CPU: 0 PID: 1 at mm/vmscan.c:1 f+0x1/0x2\r\n' >"$tmp/warn.log"
 printf '[    5.0] rcu: INFO: rcu_preempt self-detected stall on CPU\n' >"$tmp/stall.log"
-expect_ok "a clean console log passes" "$S/check-console.sh" "$tmp/clean.log"
-expect_fail "a WARNING in the console fails" "WARNING: CPU" "$S/check-console.sh" "$tmp/warn.log"
-expect_fail "an RCU stall in the console fails" "self-detected stall" "$S/check-console.sh" "$tmp/stall.log"
+expect_ok "a clean console log passes" "$S/check/console.sh" "$tmp/clean.log"
+expect_fail "a WARNING in the console fails" "WARNING: CPU" "$S/check/console.sh" "$tmp/warn.log"
+expect_fail "an RCU stall in the console fails" "self-detected stall" "$S/check/console.sh" "$tmp/stall.log"
 
 # The workload report pairs FG with ORIG per repeat and names the series.
 printf '%s\n' series=abc1234 \
@@ -166,9 +166,9 @@ fast_fail "a tarball that is not .tar.xz is refused" "not a .tar.xz" LINUX_TARBA
 fast_fail "a .tar.xz that is not xz is refused" "not xz-compressed" LINUX_TARBALL="$tmp/empty.tar.xz"
 fast_fail "an unwritable cache directory is refused" "cannot create or write" CACHE_DIR=/proc/no-cache
 fast_fail "a KERNEL_SRC the series does not apply to is refused" "does not apply to KERNEL_SRC" \
-	KERNEL_SRC="$tmp/src" PATCH_DIR="$tmp/bad" BUILD_DIR="$tmp/build-validate"
+	KERNEL_SRC="$tmp/src" HARNESS_PATCH_DIR="$tmp/bad" BUILD_DIR="$tmp/build-validate"
 expect_ok "good settings pass validate.sh" \
-	env KERNEL_SRC="$tmp/src" PATCH_DIR="$tmp/good" BUILD_DIR="$tmp/build-validate" "$S/validate.sh"
+	env KERNEL_SRC="$tmp/src" HARNESS_PATCH_DIR="$tmp/good" BUILD_DIR="$tmp/build-validate" "$S/validate.sh"
 
 # The settings table of make help names only settings the harness reads.
 while read -r name _; do
@@ -177,6 +177,25 @@ while read -r name _; do
 		grep -rqw --exclude=settings.txt -- "$name" "$HARNESS_ROOT/scripts" "$HARNESS_ROOT/bench" \
 		"$HARNESS_ROOT/Makefile"
 done <"$HARNESS_ROOT/scripts/settings.txt"
+
+# ... and every variable the scripts read with a default (${NAME:-...}) is
+# a setting, a bench/*.conf key, an internal HARNESS_* hand-off, or set by
+# lib.sh's load_arch (configs/arch/*) or by ccache's own configuration.
+unlisted=$(comm -23 \
+	<(cat "$HARNESS_ROOT"/scripts/*.sh "$HARNESS_ROOT"/scripts/{boot,check,tests}/*.sh "$HARNESS_ROOT"/bench/*.sh | grep -v '^[[:space:]]*#' |
+		grep -oE '\$\{[A-Z][A-Z0-9_]*:?[-=?+]' | sed -E 's/^\$\{([A-Z0-9_]*).*/\1/' | sort -u) \
+	<({ awk '!/^#/ && NF { print $1 }' "$HARNESS_ROOT/scripts/settings.txt"
+		sed -n 's/^\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$HARNESS_ROOT"/bench/*.conf "$HARNESS_ROOT"/configs/arch/*
+		echo CCACHE_BASEDIR; echo LOADED_ARCH; } | sort -u) | grep -v '^HARNESS_' || true)
+expect_true "every variable read from the environment is a setting or a HARNESS_ hand-off (not: ${unlisted//$'\n'/ })" \
+	[ -z "$unlisted" ]
+
+# The harness's shell passes shellcheck at warning level (sourced files
+# followed from each script's own directory).
+mapfile -t shell_files < <(cd "$HARNESS_ROOT" && ls scripts/*.sh scripts/*/*.sh scripts/guest/init \
+	bench/*.sh bench/guest/*.sh)
+expect_ok "shellcheck -S warning finds nothing in the harness's ${#shell_files[@]} shell files" \
+	env -C "$HARNESS_ROOT" shellcheck -x -P SCRIPTDIR -S warning "${shell_files[@]}"
 
 echo "harness self-tests: $passed passed, $failed failed"
 [ $failed = 0 ]

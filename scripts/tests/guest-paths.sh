@@ -6,7 +6,7 @@
 # fresh folder and runs that copy's boot.sh.
 # usage: selftest-guest-paths.sh BZIMAGE
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 kernel=${1:?usage: selftest-guest-paths.sh BZIMAGE}
 [ -f "$kernel" ] || die "no kernel image at $kernel"
@@ -35,9 +35,9 @@ boot_from() {
 	dirs+=("$dir")
 	want="hello from $dir/scripts/guest: # MGLRU-FG"
 	# DEBUG_CMDLINE: the debug kernel of make check is the image at hand
-	out=$(cd "$dir" && QUIET=1 ACCEL=tcg CPUS=1 MEM=512M BOOT_TIMEOUT=300 \
-		EXTRA_CMDLINE="$DEBUG_CMDLINE" \
-		CONSOLE_LOG="$dir/console.log" scripts/boot.sh "$kernel" \
+	out=$(cd "$dir" && HARNESS_QUIET=1 ACCEL=tcg CPUS=1 MEM=512M BOOT_TIMEOUT=300 \
+		HARNESS_CMDLINE="$DEBUG_CMDLINE" \
+		HARNESS_CONSOLE_LOG="$dir/console.log" scripts/boot/boot.sh "$kernel" \
 		scripts/guest/hello.sh "$dir/README.md" 2>&1) || status=$?
 	if [ $status = 0 ] && tr -d '\r' <"$dir/console.log" | grep -qxF "$want"; then
 		passed=$((passed + 1))

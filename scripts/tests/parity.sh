@@ -1,11 +1,11 @@
 #!/bin/bash
-# Self-test of scripts/selftests-parity.sh on canned results: it must pass
+# Self-test of scripts/boot/selftests-parity.sh on canned results: it must pass
 # identical arms and a failure on both arms (known), and fail a regression
 # (pass on ORIG, fail/skip/missing/timeout on FG) and a skip difference;
 # the best of a program's tries counts; the TAP forms "ok N # SKIP desc",
 # "ok N desc # SKIP reason" and "ok N # XFAIL desc" are understood.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,7 +32,7 @@ arm() {
 expect() {
 	local got=0
 	checks=$((checks + 1))
-	"$HARNESS_ROOT/scripts/selftests-parity.sh" "$tmp/$1/o" "$tmp/$1/f" "$tmp/$1/r.md" \
+	"$HARNESS_ROOT/scripts/boot/selftests-parity.sh" "$tmp/$1/o" "$tmp/$1/f" "$tmp/$1/r.md" \
 		>"$tmp/$1/out" 2>&1 || got=$?
 	[ "$got" -gt 1 ] && got=2
 	if [ "$got" = "$2" ]; then

@@ -12,7 +12,7 @@
 #   default: x86_64:base+no-thp+no-swap+no-memcg
 #            x86_64:base+btrfs+erofs+no-lru-gen i386:i386 arm64:arm64
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -gt 0 ] || set -- x86_64:base+no-thp+no-swap+no-memcg \
 	x86_64:base+btrfs+erofs+no-lru-gen i386:i386 arm64:arm64
@@ -26,20 +26,19 @@ candidates=$(series_objects)
 # build SRC OBJ ARCH FRAGMENTS LOG: configure, then compile with W=1 the
 # candidates that the config builds
 build() {
-	local src=$1 obj=$2 arch=$3 frags=$4 out=$5 cross='' all objs
-	[ "$arch" = arm64 ] && cross=aarch64-linux-gnu-
-	local kmake=(make -C "$src" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross}
-		CC="$(command -v ccache || true) ${cross}gcc" -j"$(nproc)" W=1)
+	local src=$1 obj=$2 arch=$3 frags=$4 out=$5 all objs
+
+	load_arch "$arch"
 
 	# shellcheck disable=SC2086 # a list of fragment names
-	KSRC=$src KOBJ=$obj KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" \
+	HARNESS_KSRC=$src HARNESS_KOBJ=$obj KARCH=$arch "$HARNESS_ROOT/scripts/build-kernel.sh" \
 		--configure-only ${frags//+/ }
-	all=$(configured_objects "$candidates" "${kmake[@]}") || return 1
+	all=$(configured_objects "$candidates" kmake "$src" "$obj" W=1) || return 1
 	mapfile -t objs <<<"$all"
 	[ -n "$all" ] || objs=()
 	echo "${#objs[@]}" >"$obj.count"
 	[ ${#objs[@]} -gt 0 ] || { echo "no touched object in this config" >"$out"; return 0; }
-	"${kmake[@]}" "${objs[@]}" >"$out" 2>&1
+	kmake "$src" "$obj" W=1 "${objs[@]}" >"$out" 2>&1
 }
 
 # warnings OUT: the W=1 warnings in touched files, without line numbers
@@ -82,7 +81,7 @@ for set in "$@"; do
 		bisect_worktree
 		build "$BISECT_TREE" "$obj-base" "$arch" "$frags" "$out.base" ||
 			die "$set: the base does not build: $(tail -n 5 "$out.base")"
-		new=$(comm -23 <(printf '%s\n' "$new") <(warnings "$out.base"))
+		new=$(new_findings "$new" "$(warnings "$out.base")")
 	fi
 	if [ -n "$new" ]; then
 		log "FAIL $set: new W=1 warnings in touched files:"

@@ -7,7 +7,7 @@
 #
 # usage: check-cocci.sh
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 command -v spatch >/dev/null || die "spatch not found: install Debian's coccinelle (make deps)"
 # Debian's python3 has what the semantic patches' Python scripts import
@@ -74,6 +74,35 @@ reports() {
 	rm -rf "$out"
 }
 
+# cached_reports SRC FILES: reports(), kept in CACHE_DIR under everything
+# its output depends on: the tree's content (a clean git worktree), the
+# files, the semantic patches and spatch's version.  A second run on the
+# same series (CI after a local make check) reads the result instead of
+# spending minutes on the same computation; a tree with uncommitted
+# changes is never cached.
+cached_reports() {
+	local src=$1 key dir=$CACHE_DIR/cocci out
+
+	if [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
+		reports "$src" "$2"
+		return
+	fi
+	key=$({ git -C "$src" rev-parse 'HEAD^{tree}'; echo "$2"; spatch --version | head -n 1
+		cat "${cocci[@]}"; } | sha256sum | cut -d' ' -f1)
+	if [ -f "$dir/$key" ]; then
+		log "reports of $(wc -w <<<"$2") files at ${src#"$BUILD_DIR"/} from the cache ($dir/$key)"
+		cat "$dir/$key"
+		return
+	fi
+	out=$(reports "$src" "$2")
+	# a run that timed out is incomplete: check_no_timeout stops it, uncached
+	if ! grep -qE 'Timeout|timeout \(we abort\)' <<<"$out"; then
+		mkdir -p "$dir"
+		printf '%s\n' "$out" >"$dir/$key.$$" && mv "$dir/$key.$$" "$dir/$key"
+	fi
+	printf '%s\n' "$out"
+}
+
 # die if spatch gave up on a file ($1: the output of reports())
 check_no_timeout() {
 	local t
@@ -83,15 +112,15 @@ check_no_timeout() {
 $t"
 }
 
-tip=$(reports "$TREE" "$files")
+tip=$(cached_reports "$TREE" "$files")
 check_no_timeout "$tip"
 new=$tip
 if [ -n "$tip" ]; then
 	# the base only for the files with a report at the tip
 	bisect_worktree
-	base=$(reports "$BISECT_TREE" "$(sed 's/^[^:]*: //; s/:.*//' <<<"$tip" | sort -u)")
+	base=$(cached_reports "$BISECT_TREE" "$(sed 's/^[^:]*: //; s/:.*//' <<<"$tip" | sort -u)")
 	check_no_timeout "$base"
-	new=$(comm -23 <(printf '%s\n' "$tip") <(printf '%s\n' "$base"))
+	new=$(new_findings "$tip" "$base")
 fi
 log "${#cocci[@]} semantic patches on $(wc -w <<<"$files") files: $(grep -c . <<<"$tip" || true) reports at the tip"
 [ -z "$tip" ] || printf '    %s\n' "$tip" >&2

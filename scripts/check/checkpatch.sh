@@ -2,7 +2,7 @@
 # Run the kernel's checkpatch.pl --strict on every patch of the series;
 # fails on any error, warning or check.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 "$HARNESS_ROOT/scripts/mktree.sh"
 # checkpatch runs scripts/spdxcheck.py with the first python3 on PATH; make

@@ -5,12 +5,12 @@
 # readers are created and removed (reparenting); then the memcg's LRU
 # counters are checked against its generations and its file/anon totals
 # (scripts/guest/soak.sh).  Fails on a guest failure or any kernel splat
-# in the console (scripts/check-console.sh, via boot-test.sh).
+# in the console (scripts/check/console.sh, via boot-test.sh).
 # usage: soak.sh [SECONDS]      (default 300)
-# SOAK_CONFIGS [$DEBUG_CONFIGS]: the config fragments of the kernel to test.
+# The debug kernel is built unless HARNESS_KERNEL names it (boot-test.sh).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 seconds=${1:-300}
-CONFIGS=${SOAK_CONFIGS:-$DEBUG_CONFIGS} BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((seconds + 900))} \
-	exec "$HARNESS_ROOT/scripts/boot-test.sh" soak "$HARNESS_ROOT/scripts/guest/soak.sh" "$seconds"
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((seconds + 900))} \
+	exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" soak "$HARNESS_ROOT/scripts/guest/soak.sh" "$seconds"

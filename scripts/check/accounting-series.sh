@@ -2,7 +2,7 @@
 # The LRU accounting at every commit of the series from patch FIRST on:
 # build each commit with a debug config (DEBUG_VM, no KASAN, so that the
 # incremental builds stay short) and run the boot-accounting guest check
-# on it (scripts/accounting.sh: active + inactive equal the generations
+# on it (scripts/boot/accounting.sh: active + inactive equal the generations
 # while aging, after code outside the LRU changed PG_referenced, and under
 # load).  From patch 10 on, with --fg:
 # the active/inactive sizes follow refs, not max_seq.  Review finding 4 of
@@ -10,12 +10,12 @@
 # an hour here, so it is "make accounting-series", not part of make check.
 #
 # usage: check-accounting-series.sh [FIRST [LAST]]   (default 9 to the last)
-# Environment: ACCOUNTING_CONFIGS ["base debug smp"].
+# The kernel: configs base, debug and smp (DEBUG_VM, no KASAN).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 first=${1:-9}
-configs=${ACCOUNTING_CONFIGS:-base debug smp}
+configs="base debug smp"
 "$HARNESS_ROOT/scripts/mktree.sh"
 mapfile -t commits < <(series_commits)
 last=${2:-${#commits[@]}}
@@ -33,8 +33,8 @@ for ((n = first; n <= last; n++)); do
 	[ "$n" -ge 10 ] && mode=(--fg)
 	log "patch $n ($(git -C "$TREE" log -1 --format=%s "$commit")): building, booting"
 	start=$SECONDS
-	if KSRC=$BISECT_TREE KOBJ=$obj CONFIGS=$configs \
-		"$HARNESS_ROOT/scripts/accounting.sh" "${mode[@]}" "accounting-patch$n" \
+	if HARNESS_KSRC=$BISECT_TREE HARNESS_KOBJ=$obj HARNESS_CONFIGS=$configs \
+		"$HARNESS_ROOT/scripts/boot/accounting.sh" "${mode[@]}" "accounting-patch$n" \
 		>"$BUILD_DIR/logs/accounting-patch$n.log" 2>&1; then
 		log "patch $n: accounting exact ($((SECONDS - start)) s)"
 	else

@@ -3,7 +3,7 @@
 # programs once (from the base tree, against its UAPI headers), build both
 # kernels with the same config ("base selftests"), boot each under QEMU and
 # run the programs there (scripts/guest/selftests.sh), then compare the
-# results test case by test case (scripts/selftests-parity.sh) into
+# results test case by test case (scripts/boot/selftests-parity.sh) into
 # build/logs/selftests-parity.md.
 #
 # usage: selftests.sh [LABEL...]     (default: every program of the guest's list)
@@ -14,9 +14,9 @@
 # are expected: test_memcontrol provokes memcg OOMs).
 # Environment: MEM [2G] (khugepaged's collapse_compound_extreme faults in
 # 512 THPs), CPUS [3] (migration needs 3), BOOT_TIMEOUT [1200],
-# SELFTESTS_SKIP_BUILD=1 (reuse the programs and kernels as built).
+# HARNESS_SELFTESTS_BUILT=1 (internal: reuse the programs and kernels as built).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 build_only=0
 if [ "${1:-}" = --build-only ]; then
 	build_only=1
@@ -31,7 +31,7 @@ MM_PROGS="cow khugepaged split_huge_page_test madv_populate mlock2-tests
 	ksm_functional_tests mkdirty"
 export MEM=${MEM:-2G} CPUS=${CPUS:-3}
 # Two emulated NUMA nodes for migration and ksm_tests -N.
-export EXTRA_CMDLINE="numa=fake=2 ${EXTRA_CMDLINE:-}"
+export HARNESS_CMDLINE="numa=fake=2 ${HARNESS_CMDLINE:-}"
 
 # Libraries the programs link with (migration/ksm_tests: libnuma;
 # mlock-random-test: libcap; cow: liburing, optional upstream, wanted here).
@@ -71,7 +71,7 @@ console_check() { # console_check LOG -> prints a note, fails on problems
 		}
 		!oom
 		END { if (oom) for (i = 0; i < n; i++) print buf[i] }' >"$filtered"
-	if "$S/check-console.sh" "$filtered" 2>"$log.problems"; then
+	if "$S/check/console.sh" "$filtered" 2>"$log.problems"; then
 		echo "clean ($(grep -a -c 'invoked oom-killer' "$log" || true) memcg OOM-killer reports)"
 	else
 		echo "KERNEL PROBLEMS (see ${log#"$HARNESS_ROOT"/}.problems)"
@@ -83,7 +83,7 @@ console_check() { # console_check LOG -> prints a note, fails on problems
 SERIES=0 "$S/mktree.sh" --orig
 declare -A kernel
 start=$SECONDS
-if [ "${SELFTESTS_SKIP_BUILD:-0}" = 1 ]; then
+if [ "${HARNESS_SELFTESTS_BUILT:-0}" = 1 ]; then
 	for arm in orig fg; do
 		series=1
 		[ $arm = orig ] && series=0
@@ -131,8 +131,8 @@ for arm in orig fg; do
 	con=$BUILD_DIR/logs/selftests-$arm.log
 	t0=$SECONDS
 	rc=0
-	BUILD_DIR=$vm OUT_DIR=$out CONSOLE_LOG=$con QUIET=1 BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200} \
-		"$S/boot.sh" "${kernel[$arm]}" "$S/guest/selftests.sh" "$ST/bin" /mnt/out "$@" || rc=$?
+	BUILD_DIR=$vm HARNESS_OUT_DIR=$out HARNESS_CONSOLE_LOG=$con HARNESS_QUIET=1 BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200} \
+		"$S/boot/boot.sh" "${kernel[$arm]}" "$S/guest/selftests.sh" "$ST/bin" /mnt/out "$@" || rc=$?
 	log "$arm: guest ran $((SECONDS - t0)) s (status $rc); console: $con"
 	echo "$((SECONDS - t0))" >"$out/wall_s"
 	[ $rc = 0 ] || { log "$arm: the guest failed (status $rc)"; status=1; }
@@ -142,8 +142,8 @@ for arm in orig fg; do
 	log "$arm console: ${note[$arm]}"
 done
 
-ORIG_CONSOLE_NOTE="${note[orig]}" FG_CONSOLE_NOTE="${note[fg]}" \
-EXTRA_NOTE="Boot to power-off: ORIG $(cat "$ST/out-orig/wall_s") s, FG $(cat "$ST/out-fg/wall_s") s (TCG, $CPUS CPUs, $MEM, numa=fake=2)." \
-	"$S/selftests-parity.sh" "$ST/out-orig" "$ST/out-fg" "$BUILD_DIR/logs/selftests-parity.md" || status=1
+HARNESS_ORIG_CONSOLE_NOTE="${note[orig]}" HARNESS_FG_CONSOLE_NOTE="${note[fg]}" \
+HARNESS_EXTRA_NOTE="Boot to power-off: ORIG $(cat "$ST/out-orig/wall_s") s, FG $(cat "$ST/out-fg/wall_s") s (TCG, $CPUS CPUs, $MEM, numa=fake=2)." \
+	"$S/boot/selftests-parity.sh" "$ST/out-orig" "$ST/out-fg" "$BUILD_DIR/logs/selftests-parity.md" || status=1
 log "report: $BUILD_DIR/logs/selftests-parity.md"
 exit $status
