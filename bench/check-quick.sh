@@ -10,6 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 start=$(date +%s)
 export BENCH_CONF=$HARNESS_ROOT/bench/quick.conf
+. "$HARNESS_ROOT/bench/defaults.conf"
 # shellcheck source=/dev/null # a benchmark conf
 . "$BENCH_CONF"
 report=$BUILD_DIR/logs/bench-quick.md

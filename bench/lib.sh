@@ -2,7 +2,7 @@
 # The A/B loop shared by the benchmarks (run-zipf.sh, run-workload.sh):
 # build each arm's kernel, then boot every arm REPEATS times, interleaved,
 # running one guest script, and collect its "RESULT key=value..." lines.
-# Sourced after scripts/lib.sh and the benchmark's conf (ARMS, REPEATS,
+# Sourced after scripts/lib.sh, bench/defaults.conf and the benchmark's conf (ARMS, REPEATS,
 # GUEST_MEM, GUEST_CPUS).
 
 # BENCH_ARMS and BENCH_REPEATS override the conf's ARMS and REPEATS, e.g.

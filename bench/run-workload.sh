@@ -11,6 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 [ -n "${BENCH_CONF:-}" ] || die "usage: BENCH_CONF=bench/NAME.conf $0 [--report-only] [REPORT.md]"
 BENCH_CONF=$(realpath "$BENCH_CONF")
+. "$HARNESS_ROOT/bench/defaults.conf"
 # shellcheck source=/dev/null # a benchmark conf
 . "$BENCH_CONF"
 . "$HARNESS_ROOT/bench/lib.sh"

@@ -13,6 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 BENCH_CONF=$(realpath "${BENCH_CONF:-$HARNESS_ROOT/bench/zipf.conf}")
+. "$HARNESS_ROOT/bench/defaults.conf"
 # shellcheck source=/dev/null # a benchmark conf
 . "$BENCH_CONF"
 . "$HARNESS_ROOT/bench/lib.sh"

@@ -91,10 +91,11 @@ load_arch() {
 # (load_arch), out of tree in OBJ, on every CPU, through ccache if there is
 # one; the one place that builds this command line.
 kmake() {
-	local src=$1 obj=$2 cc=${ARCH_CROSS}gcc
+	local src=$1 obj=$2 cc
 
 	shift 2
 	[ -n "${LOADED_ARCH:-}" ] || load_arch x86_64
+	cc=${ARCH_CROSS}gcc
 	command -v ccache >/dev/null && cc="ccache $cc"
 	make -C "$src" O="$obj" ARCH="$ARCH_KERNEL" ${ARCH_CROSS:+CROSS_COMPILE=$ARCH_CROSS} \
 		CC="$cc" -j"$(nproc)" "$@"
