@@ -9,9 +9,6 @@
 
 SHELL := /bin/bash
 CONFIGS ?= base
-SMOKE_SECONDS ?= 60
-SOAK_SECONDS ?= 300
-DEMO_SECONDS ?= 30
 
 .PHONY: all demo check check-list test-harness validate deps tree export send build smoke kunit stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
 
@@ -38,7 +35,7 @@ deps: validate
 # Get the base, apply patches/, build, boot under QEMU and run the MGLRU demo
 # (KARCH=arm64: cross-built, in qemu-system-aarch64 -M virt).
 demo: deps
-	@scripts/boot/demo.sh $(DEMO_SECONDS)
+	@scripts/boot/demo.sh
 
 # The test suite, what CI runs (docs/check.md); its steps: make check-list.
 check: deps
@@ -77,7 +74,7 @@ build: deps
 
 # The boot smoke test alone: debug kernel, memcg pressure, console check.
 smoke: deps
-	@scripts/boot/smoke.sh $(SMOKE_SECONDS)
+	@scripts/boot/smoke.sh
 
 # The KUnit suites of the series, booted under QEMU: KARCH=x86_64 (KASAN) or arm64;
 # KUNIT_CONFIGS adds fragments, e.g. KUNIT_CONFIGS=refs-width-0 (no spare refs bit).
@@ -149,7 +146,7 @@ selftests: deps
 
 # stress-ng soak of the debug kernel with lru_gen flips and memcg churn.
 soak: deps
-	@scripts/boot/soak.sh $(SOAK_SECONDS)
+	@scripts/boot/soak.sh
 
 # Remove build outputs, keep the kernel tree.
 clean:

@@ -16,8 +16,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 S=$HARNESS_ROOT/scripts
-SMOKE_SECONDS=${SMOKE_SECONDS:-60}
-CHURN_SECONDS=${CHURN_SECONDS:-60}
+SMOKE_SECONDS=$(setting SMOKE_SECONDS)
+CHURN_SECONDS=$(setting CHURN_SECONDS)
 # The selftests that make check runs on ORIG and FG (labels of
 # scripts/guest/selftests.sh): every program of make selftests but cow
 # (26 s per arm under TCG) and migration (40 s, a fixed run time), to

@@ -21,6 +21,19 @@ SERIES_BRANCH=mglru-fg
 SERIES_VERSION=5
 SERIES_IDENTITY="MGLRU-FG Developers <mglru-fg@example.org>"
 
+# setting NAME: the user's value of the setting NAME (environment or make
+# command line), else its default from scripts/settings.txt, the one place
+# where the defaults are written.
+setting() {
+	local value=${!1:-}
+
+	if [ -z "$value" ]; then
+		value=$(awk -v name="$1" '$1 == name { print $2; exit }' "$HARNESS_ROOT/scripts/settings.txt")
+		[ -n "$value" ] || die "no setting $1 in scripts/settings.txt"
+	fi
+	echo "$value"
+}
+
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
@@ -139,7 +152,7 @@ qemu_cmd() {
 	[ "$accel" = tcg ] && accel="tcg,thread=multi"
 	QEMU_CMD=("$ARCH_QEMU" -accel "$accel" ${ARCH_MACHINE:+-machine "$ARCH_MACHINE"}
 		${cpu:+-cpu "$cpu"} -nodefaults -display none -no-reboot -monitor none
-		-m "${MEM:-1G}" -smp "${CPUS:-2}" -kernel "$2"
+		-m "$(setting MEM)" -smp "$(setting CPUS)" -kernel "$2"
 		-append "console=$ARCH_CONSOLE $3"
 		-chardev "stdio,id=con,signal=off" -serial chardev:con)
 }

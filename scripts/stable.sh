@@ -132,7 +132,7 @@ demo)
 	# the demo and the benchmarks share one build
 	HARNESS_DEMO_CONFIGS="base smp" HARNESS_ARM=fixed HARNESS_KSRC=$stable_tree \
 		HARNESS_KOBJ=$BUILD_DIR/obj/fixed-$STABLE_BASE-base+smp \
-		"$HARNESS_ROOT/scripts/boot/demo.sh" "${DEMO_SECONDS:-30}" ;;
+		"$HARNESS_ROOT/scripts/boot/demo.sh" "$(setting DEMO_SECONDS)" ;;
 series)
 	series_on_fix ;;
 export)

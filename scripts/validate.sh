@@ -33,7 +33,7 @@ for f in ${CONFIGS:-} ${KUNIT_CONFIGS:-}; do
 		die "no config fragment configs/$f.config (have: $(cd "$CONFIG_DIR" && ls -- *.config | sed 's/\.config$//' | tr '\n' ' '))"
 done
 
-[[ ${MEM:-1G} =~ ^[1-9][0-9]*[MG]?$ ]] || die "MEM=$MEM: a size such as 1G or 768M (QEMU's -m)"
+[[ $(setting MEM) =~ ^[1-9][0-9]*[MG]?$ ]] || die "MEM=$MEM: a size such as 1G or 768M (QEMU's -m)"
 for v in CPUS BOOT_TIMEOUT SMOKE_SECONDS SOAK_SECONDS DEMO_SECONDS CHURN_SECONDS; do
 	[ -z "${!v:-}" ] || [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: a positive whole number"
 done

@@ -58,8 +58,8 @@ keep_paths() {
 mkdir -p "$BUILD_DIR"
 KEEP=$(keep_paths "$@")
 
-MEM=${MEM:-1G}
-CPUS=${CPUS:-2}
+MEM=$(setting MEM)
+CPUS=$(setting CPUS)
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 ACCEL=${ACCEL:-auto}
 mkdir -p "$BUILD_DIR/logs" "$BUILD_DIR/disks"

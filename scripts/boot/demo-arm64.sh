@@ -15,9 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-seconds=${1:-30}
-MEM=${MEM:-1G}
-CPUS=${CPUS:-2}
+seconds=${1:-$(setting DEMO_SECONDS)}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((seconds + 900))}
 DATA_MB=256
 dir=$BUILD_DIR/arm64-demo

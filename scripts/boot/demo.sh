@@ -8,7 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-seconds=${1:-30}
+seconds=${1:-$(setting DEMO_SECONDS)}
 case ${KARCH:-x86_64} in
 x86_64) ;;
 arm64) exec "$HARNESS_ROOT/scripts/boot/demo-arm64.sh" "$seconds" ;;

@@ -35,8 +35,6 @@ arch=${1:-x86_64}
 shift $(($# > 0))
 extra_fragments=$*
 variant=${HARNESS_ARM:+$HARNESS_ARM-}$arch${extra_fragments:+-${extra_fragments// /+}}
-MEM=${MEM:-1G}
-CPUS=${CPUS:-2}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 KUNIT_GLOB=${KUNIT_GLOB:-lru_gen_*}
 # Where the suites live in the tree (mm/tests/*_kunit.h), one KUNIT_CASE() per test

@@ -12,4 +12,4 @@ set -euo pipefail
 
 reader=$(guest_bin churn-reader)
 exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" memcg-churn "$HARNESS_ROOT/scripts/guest/memcg-churn.sh" \
-	"$reader" "${1:-60}"
+	"$reader" "${1:-$(setting CHURN_SECONDS)}"

@@ -7,6 +7,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-seconds=${1:-60}
+seconds=${1:-$(setting SMOKE_SECONDS)}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((seconds + 900))} \
 	exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" smoke "$HARNESS_ROOT/scripts/guest/smoke.sh" "$seconds"

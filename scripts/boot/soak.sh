@@ -11,6 +11,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-seconds=${1:-300}
+seconds=${1:-$(setting SOAK_SECONDS)}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((seconds + 900))} \
 	exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" soak "$HARNESS_ROOT/scripts/guest/soak.sh" "$seconds"

@@ -8,19 +8,19 @@ set -euo pipefail
 # checkpatch runs scripts/spdxcheck.py with the first python3 on PATH; make
 # it Debian's, which has python3-ply, not a private one without it.
 PATH=/usr/bin:$PATH
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 n=0
-bad=0
-# check PATCH [OPTION...]
+# check PATCH [OPTION...]: checkpatch into $tmp/N, as many at once as
+# there are CPUs (each checkpatch.pl is one process)
 check() {
-	local p=$1 out
+	local p=$1
 	shift
 	n=$((n + 1))
-	if ! out=$(cd "$TREE" && ./scripts/checkpatch.pl --strict --quiet \
-		--no-summary --show-types "$@" "$p" 2>&1) || [ -n "$out" ]; then
-		log "checkpatch --strict: ${p#"$HARNESS_ROOT"/}:"
-		printf '%s\n' "$out" >&2
-		bad=$((bad + 1))
-	fi
+	echo "$p" >"$tmp/$n.patch"
+	(cd "$TREE" && ./scripts/checkpatch.pl --strict --quiet --no-summary \
+		--show-types "$@" "$p" >"$tmp/$n.out" 2>&1 || echo "exit $?" >>"$tmp/$n.out") &
+	[ "$(jobs -rp | wc -l)" -lt "$(nproc)" ] || wait -n || true
 }
 while read -r p; do
 	check "$p"
@@ -32,5 +32,14 @@ done < <(series_patches)
 while read -r p; do
 	check "$p" --ignore UNKNOWN_COMMIT_ID
 done < <(find "$PATCH_DIR/stable" -name '*.patch' | sort)
+wait
+bad=0
+for ((i = 1; i <= n; i++)); do
+	[ -s "$tmp/$i.out" ] || continue
+	p=$(cat "$tmp/$i.patch")
+	log "checkpatch --strict: ${p#"$HARNESS_ROOT"/}:"
+	cat "$tmp/$i.out" >&2
+	bad=$((bad + 1))
+done
 log "checkpatch --strict: $n patches, $bad with findings"
 [ $bad = 0 ]

@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-DEMO_SECONDS=${1:-30}
+DEMO_SECONDS=${1:?usage: demo.sh SECONDS}
 DATA_MB=256
 MEMCG_MAX=64M
 CG=demo

@@ -13,12 +13,12 @@
 # active + inactive of memory.stat, and the removed memcgs must be gone.
 # The host fails the test on any console splat: lru_gen_exit_memcg()'s
 # warnings, DEBUG_LIST or KASAN reports of a folio left on a freed list.
-# usage: memcg-churn.sh CHURN-READER [SECONDS]
+# usage: memcg-churn.sh CHURN-READER SECONDS
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-READER=${1:?usage: memcg-churn.sh CHURN-READER [SECONDS]}
-CHURN_SECONDS=${2:-60}
+READER=${1:?usage: memcg-churn.sh CHURN-READER SECONDS}
+CHURN_SECONDS=${2:?usage: memcg-churn.sh CHURN-READER SECONDS}
 DATA_MB=128
 SLICE_MB=2
 SLICE_FILE=/tmp/churn-slice

@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-SMOKE_SECONDS=${1:-60}
+SMOKE_SECONDS=${1:?usage: smoke.sh SECONDS}
 SWITCH_PERIOD=10
 DATA_MB=256
 ANON_MB=96

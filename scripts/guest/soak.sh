@@ -23,11 +23,11 @@
 # list and may be file or anon, so they widen the lower bounds of 2 and 3.
 # Then, after a few seconds idle, 1 again without any tolerance.
 #
-# usage: soak.sh [SECONDS]    (default 300)
+# usage: soak.sh SECONDS
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-SOAK_SECONDS=${1:-300}
+SOAK_SECONDS=${1:?usage: soak.sh SECONDS}
 PARENT=soak
 CG=$PARENT/stress
 PARENT_MAX=192M
