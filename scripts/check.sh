@@ -87,7 +87,6 @@ with_prerequisites() {
 	local s n
 
 	for s in "$@"; do
-		[ -n "${prereq[$s]+set}" ] || die "no step '$s' (scripts/check.sh --list)"
 		while [ "$s" != - ]; do
 			want[$s]=1
 			s=${prereq[$s]}
@@ -109,6 +108,9 @@ case ${1:-} in
 --only)
 	shift
 	[ $# -gt 0 ] || die "usage: check.sh --only STEP..."
+	for s in "$@"; do
+		[ -n "${prereq[$s]+set}" ] || die "no step '$s' (make check-list)"
+	done
 	mapfile -t selected < <(with_prerequisites "$@") ;;
 "") ;;
 *) die "usage: check.sh [--only STEP... | --list]" ;;
