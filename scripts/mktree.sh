@@ -36,7 +36,26 @@ import_git() {
 	git_tree checkout --quiet -B "$SERIES_BRANCH" "$rev"
 }
 
+# The imported base, kept as a bare repository in CACHE_DIR under the
+# tarball's checksum: the next import (another clone's, CI's) clones it
+# (hard links where it can) instead of unpacking the tarball and hashing
+# its 90 000 files again.  $1: the base id (tarball:<sha256>).
+base_cache() {
+	echo "$CACHE_DIR/base-${1#tarball:}.git"
+}
+
 import_tarball() {
+	local cache
+
+	cache=$(base_cache "$1")
+	if git -C "$cache" rev-parse --quiet --verify "refs/heads/$SERIES_BRANCH" >/dev/null 2>&1; then
+		log "importing the base from $cache"
+		git clone --quiet --no-checkout "$cache" "$TREE"
+		git_tree remote remove origin
+		git_tree config gc.auto 0
+		with_progress "checking out the base" git_tree reset --quiet --hard "$SERIES_BRANCH"
+		return 0
+	fi
 	log "importing $tarball into $TREE"
 	mkdir -p "$TREE"
 	with_progress "unpacking $(basename "$tarball")" tar -xJf "$tarball" -C "$TREE" --strip-components=1
@@ -51,6 +70,10 @@ import_tarball() {
 	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
 		git_tree commit --quiet -m "Linux base: $(basename "$tarball")" \
 		-m "Imported by scripts/mktree.sh; Debian's top-level '/*' ignore rule removed."
+	mkdir -p "$CACHE_DIR"
+	rm -rf "$cache.tmp.$$"
+	git clone --quiet --bare "$TREE" "$cache.tmp.$$" &&
+		mv -T "$cache.tmp.$$" "$cache" 2>/dev/null || rm -rf "$cache.tmp.$$"
 }
 
 create_base() {
@@ -61,7 +84,7 @@ create_base() {
 	if [ -n "${KERNEL_SRC:-}" ]; then
 		import_git "$id"
 	else
-		import_tarball
+		import_tarball "$id"
 	fi
 	git_tree tag -f "$BASE_TAG" >/dev/null
 	git_tree config user.name "$GIT_AUTHOR_NAME"
