@@ -41,8 +41,8 @@ mapfile -t cocci < <(printf '%s\n' "${cocci[@]}" | grep '/deref_null\.cocci$'
 	printf '%s\n' "${cocci[@]}" | grep -v '/deref_null\.cocci$')
 
 # reports SRC FILES: every report of every semantic patch on FILES (a
-# list), without line numbers, so that code moved by the series does not
-# count as new.  spatch spreads the files over the CPUs, as coccicheck
+# list), without line numbers (also those in a message, "preceding lock on
+# line 696"), so that code moved by the series does not count as new.  spatch spreads the files over the CPUs, as coccicheck
 # does, and $(nproc) semantic patches run at once: deref_null.cocci spends
 # minutes on mm/vmscan.c alone, with the other CPUs idle.
 reports() {
@@ -67,7 +67,8 @@ reports() {
 	wait
 	i=0
 	for c in "${cocci[@]}"; do
-		sed -E "s|^\./||; s|^([^:]+):[0-9]+:[0-9]+-[0-9]+:|\1:|; s|^([^:]+):[0-9]+:|\1:|" "$out/$i" |
+		sed -E "s|^\./||; s|^([^:]+):[0-9]+:[0-9]+-[0-9]+:|\1:|; s|^([^:]+):[0-9]+:|\1:|
+			s/ line [0-9]+/ line N/g" "$out/$i" |
 			sed "s|^|${c##*/}: |"
 		i=$((i + 1))
 	done | sort -u
@@ -76,7 +77,7 @@ reports() {
 
 # cached_reports SRC FILES: reports(), kept in CACHE_DIR under everything
 # its output depends on: the tree's content (a clean git worktree), the
-# files, the semantic patches and spatch's version.  A second run on the
+# files, the semantic patches, spatch's version and this script.  A second run on the
 # same series (CI after a local make check) reads the result instead of
 # spending minutes on the same computation; a tree with uncommitted
 # changes is never cached.
@@ -88,7 +89,7 @@ cached_reports() {
 		return
 	fi
 	key=$({ git -C "$src" rev-parse 'HEAD^{tree}'; echo "$2"; spatch --version | head -n 1
-		cat "${cocci[@]}"; } | sha256sum | cut -d' ' -f1)
+		cat "${cocci[@]}" "$0"; } | sha256sum | cut -d' ' -f1)
 	if [ -f "$dir/$key" ]; then
 		log "reports of $(wc -w <<<"$2") files at ${src#"$BUILD_DIR"/} from the cache ($dir/$key)"
 		cat "$dir/$key"
