@@ -116,6 +116,7 @@ case ${1:-} in
 *) die "usage: check.sh [--only STEP... | --list]" ;;
 esac
 
+need_disk "$BUILD_DIR" "$(setting CHECK_DISK_GB)" "make check"
 mkdir -p "$BUILD_DIR/logs"
 passed=0
 failed=0
@@ -142,6 +143,8 @@ for name in "${selected[@]}"; do
 		failures+=("$name")
 		echo "FAIL ($((SECONDS - start)) s); last lines of $log:"
 		tail -n 25 "$log" | sed 's/^/    /'
+		[ "$(free_gib "$BUILD_DIR")" -gt 0 ] ||
+			echo "    (less than 1 GiB free in $BUILD_DIR: the disk may be why)"
 	fi
 done
 

@@ -55,6 +55,34 @@ with_progress() {
 	return $status
 }
 
+# free_gib DIR: GiB free on the file system that holds DIR (or, if DIR
+# does not exist yet, its nearest existing parent)
+free_gib() {
+	local dir=$1
+
+	while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
+	df -Pk "$dir" | awk 'NR == 2 { print int($4 / 1048576) }'
+}
+
+# used_gib DIR: GiB that DIR takes already (0 if it does not exist)
+used_gib() {
+	[ -d "$1" ] || { echo 0; return; }
+	du -sk "$1" | awk '{ print int($1 / 1048576) }'
+}
+
+# need_disk DIR GIB WHAT: die unless DIR, with what it holds already, can
+# grow to GIB GiB, so that a full disk is one clear error up front and not
+# a dozen steps failing on "No space left on device"
+need_disk() {
+	local dir=$1 need=$2 what=$3 free used
+
+	[ "$need" -gt 0 ] || return 0
+	free=$(free_gib "$dir")
+	used=$(used_gib "$dir")
+	[ $((free + used)) -ge "$need" ] ||
+		die "$what needs about $need GiB in $dir ($used GiB there already), but only $free GiB are free: free some space, or point BUILD_DIR at a bigger disk"
+}
+
 # Archive URIs from the machine's apt sources, one-line and deb822 formats.
 apt_archive_uris() {
 	local f

@@ -99,13 +99,15 @@ expect_true "one commit per patch (got $n)" [ "$n" = 1 ]
 expect_ok "zero patches work" toy "$tmp/none" "$S/mktree.sh"
 # make check's table: a step whose prerequisite failed is NOT RUN and
 # counts as one failure; an unknown step is refused
-out=$(toy "$tmp/bad" "$S/check.sh" --only checkpatch 2>&1) && status=0 || status=$?
+out=$(CHECK_DISK_GB=0 toy "$tmp/bad" "$S/check.sh" --only checkpatch 2>&1) && status=0 || status=$?
 expect_true "check.sh: a failed prerequisite's step is NOT RUN" \
 	grep -q '^checkpatch *NOT RUN (series-applies did not pass)$' <<<"$out"
 expect_true "check.sh: it counts once, and the run fails (status $status)" \
 	grep -qE '^0 passed, 2 failed \(series-applies checkpatch\) in ' <<<"$out"
 expect_true "check.sh: a run with a failure exits non-zero" [ "$status" != 0 ]
 expect_fail "check.sh: an unknown step is refused" "no step 'nope'" "$S/check.sh" --only nope
+expect_fail "check.sh: too little disk is one error up front" "but only" \
+	env CHECK_DISK_GB=1000000 BUILD_DIR="$tmp/build-disk" "$S/check.sh" --only harness-selftest
 
 # Round trip: patches -> tree -> patches must not change a byte, even
 # after the tree is thrown away and rebuilt from the exported files.
