@@ -30,7 +30,6 @@ done
 name=$(IFS=+; echo "$*")
 karch=${KARCH:-x86_64}
 load_arch "$karch"
-case $karch-$name in x86_64-* | "$karch-$karch"*) ;; *) name=$karch-$name ;; esac
 if [ -n "${HARNESS_KSRC:-}" ]; then
 	src=$HARNESS_KSRC
 	obj=${HARNESS_KOBJ:?HARNESS_KOBJ must name the object directory with HARNESS_KSRC}
@@ -39,7 +38,7 @@ else
 	# does not apply patches.
 	src=$(source_tree)
 	[ -e "$src/Makefile" ] || die "no kernel tree at $src: make it first (make tree$([ "${SERIES:-1}" = 0 ] && echo " SERIES=0"))"
-	obj=$BUILD_DIR/obj/$(arm_name)-$name
+	obj=$(kernel_obj "$karch" "$@")
 fi
 mkdir -p "$obj"
 

@@ -30,7 +30,7 @@ SELFTESTS_CHECK=${SELFTESTS_CHECK:-"khugepaged-anon khugepaged-shmem split_huge_
 	ksm_tests-H mkdirty test_memcontrol"}
 # The debug kernel of build-debug, booted by the steps that need it.
 # shellcheck disable=SC2086 # a list of fragment names
-DEBUG_KERNEL=$(x86_image $DEBUG_CONFIGS)
+DEBUG_KERNEL=$(kernel_image x86_64 $DEBUG_CONFIGS)
 
 names=()
 declare -A prereq cmd status
@@ -62,7 +62,7 @@ step sparse series-applies "$S/check/sparse.sh"
 step stable-series series-applies "$S/stable.sh" series
 step stable-kunit series-applies "$S/stable.sh" kunit
 # shellcheck disable=SC2086 # a list of fragment names
-step build-debug series-applies "$S/build-kernel.sh" $DEBUG_CONFIGS
+step build-debug series-applies env KARCH=x86_64 "$S/build-kernel.sh" $DEBUG_CONFIGS
 step harness-guest-paths build-debug "$S/tests/guest-paths.sh" "$DEBUG_KERNEL"
 step kunit-x86_64 build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit.sh" x86_64
 # the same suites with no spare refs bit (32-bit, KASAN tags), on the

@@ -258,10 +258,26 @@ series_id() {
 	series_patches | while read -r p; do sha256sum <"$p"; done | sha256sum | cut -d' ' -f1
 }
 
-# x86_image FRAGMENT...: where build-kernel.sh puts the x86_64 image of
-# these fragments (of the arm SERIES selects).
-x86_image() {
-	echo "$BUILD_DIR/obj/$(arm_name)-$(IFS=+; echo "$*")/arch/x86/boot/bzImage"
+# kernel_obj ARCH FRAGMENT...: the object directory of build-kernel.sh
+# for these fragments on ARCH (of the arm SERIES selects); other
+# architectures than x86_64 are named in it unless a fragment is.
+kernel_obj() {
+	local karch=$1 name
+
+	shift
+	name=$(IFS=+; echo "$*")
+	case $karch-$name in x86_64-* | "$karch-$karch"*) ;; *) name=$karch-$name ;; esac
+	echo "$BUILD_DIR/obj/$(arm_name)-$name"
+}
+
+# kernel_image ARCH FRAGMENT...: where build-kernel.sh puts that kernel's
+# image (ARCH_IMAGE of configs/arch/ARCH).
+kernel_image() {
+	local obj image
+
+	obj=$(kernel_obj "$@")
+	image=$(load_arch "$1" && echo "$ARCH_IMAGE")
+	echo "$obj/$image"
 }
 
 # guest_bin NAME: build scripts/guest/NAME.c statically into
