@@ -2,9 +2,11 @@
 # Quick check of the fio Zipf benchmark pipeline: bench/bound's unit tests,
 # then bench/quick.conf on every arm (one boot each), and fail unless
 # every arm booted and produced numbers for every theta, the bound was
-# computed, and the report and plot were written.  90 s on the busy 2-core
-# box once the kernels are built (scripts/build-kernel.sh base, SERIES=0
-# and 1); a cold build of both adds 15-40 minutes.
+# computed, the report and plot were written, and FG read at most
+# GATE_FG_ORIG times ORIG's disk pages per read (bench/gate.awk).  About
+# 110 s on the busy 2-core box once the kernels are built
+# (scripts/build-kernel.sh base, SERIES=0 and 1); a cold build of both
+# adds 15-40 minutes.
 # usage: check-quick.sh        Report: build/logs/bench-quick.md (+ .png)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -35,4 +37,6 @@ grep -q Warning "$report" && { log "$report has a warning"; fail=1; }
 	{ log "no PNG plot at ${report%.md}.png"; fail=1; }
 [ $fail = 0 ] || die "quick benchmark incomplete; results: $results"
 sed -n '/^Disk pages read per read/,/^Refaults/p' "$report" | sed '$d'
+awk -v limit="$GATE_FG_ORIG" -f "$HARNESS_ROOT/bench/gate.awk" "$results" ||
+	die "FG reads more disk pages per read than GATE_FG_ORIG ($GATE_FG_ORIG) times ORIG's (bench/quick.conf); results: $results"
 log "passed in $(($(date +%s) - start)) s; report: $report"

@@ -150,6 +150,20 @@ expect_true "the workload report pairs FG with ORIG per repeat" \
 	grep -qF '| `x` | 0.625 [0.500–0.750] | 2 of 2 |' "$tmp/w.md"
 expect_true "the workload report names the series commit" grep -q 'commit abc1234 ' "$tmp/w.md"
 
+# bench-quick's regression gate: FG over ORIG's disk pages per read,
+# pooled over repeats, against the limit; a missing arm fails
+printf '%s\n' series=abc1234 \
+	'arm=orig rep=1 release=o theta=0.9 memcg=26 reads=100 disk_pages=50 refaults=1' \
+	'arm=fg rep=1 release=f theta=0.9 memcg=26 reads=100 disk_pages=40 refaults=1' \
+	'arm=fg rep=2 release=f theta=0.9 memcg=26 reads=100 disk_pages=46 refaults=1' \
+	'arm=orig rep=2 release=o theta=0.9 memcg=26 reads=100 disk_pages=50 refaults=1' >"$tmp/g.results"
+expect_ok "the gate passes FG at 0.86 of ORIG with a limit of 0.9" \
+	awk -v limit=0.9 -f "$HARNESS_ROOT/bench/gate.awk" "$tmp/g.results"
+expect_fail "the gate fails FG at 0.86 of ORIG with a limit of 0.8" "fg/orig=0.860 limit=0.8 FAIL" \
+	awk -v limit=0.8 -f "$HARNESS_ROOT/bench/gate.awk" "$tmp/g.results"
+expect_fail "the gate fails a point without FG" "fg/orig=none" \
+	awk -v limit=0.9 -f "$HARNESS_ROOT/bench/gate.awk" <(grep -v arm=fg "$tmp/g.results")
+
 # make send: the placeholder identity and a malformed address are refused
 # before anything else runs
 expect_fail "make send refuses the placeholder identity" "refusing to send as" \
