@@ -37,6 +37,6 @@ grep -q Warning "$report" && { log "$report has a warning"; fail=1; }
 	{ log "no PNG plot at ${report%.md}.png"; fail=1; }
 [ $fail = 0 ] || die "quick benchmark incomplete; results: $results"
 sed -n '/^Disk pages read per read/,/^Refaults/p' "$report" | sed '$d'
-awk -v limit="$GATE_FG_ORIG" -f "$HARNESS_ROOT/bench/gate.awk" "$results" ||
+awk -v limit="$GATE_FG_ORIG" -f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/gate.awk" "$results" ||
 	die "FG reads more disk pages per read than GATE_FG_ORIG ($GATE_FG_ORIG) times ORIG's (bench/quick.conf); results: $results"
 log "passed in $(($(date +%s) - start)) s; report: $report"

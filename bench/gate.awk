@@ -3,21 +3,16 @@
 # repeats of a run-zipf.sh results file.  Prints one line per point,
 #   gate theta=T memcg=M fg/orig=R limit=L PASS|FAIL
 # and exits 1 if a point is over the limit or has no FG or no ORIG number.
-# usage: awk -v limit=L -f bench/gate.awk RESULTS
-
-function field(name,   i) {
-	for (i = 1; i <= NF; i++)
-		if (index($i, name "=") == 1)
-			return substr($i, length(name) + 2)
-	return ""
-}
+# usage: awk -v limit=L -f bench/cells.awk -f bench/gate.awk RESULTS
+# (cells.awk's kv() splits a results line into v)
 
 $1 ~ /^arm=(orig|fg)$/ {
-	point = "theta=" field("theta") " memcg=" field("memcg")
-	arm = substr($1, 5)
+	kv()
+	point = "theta=" v["theta"] " memcg=" v["memcg"]
+	arm = v["arm"]
 	if (!(point in seen)) { seen[point] = 1; order[++n] = point }
-	pages[point, arm] += field("disk_pages")
-	reads[point, arm] += field("reads")
+	pages[point, arm] += v["disk_pages"]
+	reads[point, arm] += v["reads"]
 }
 
 END {

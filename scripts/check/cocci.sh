@@ -42,9 +42,10 @@ mapfile -t cocci < <(printf '%s\n' "${cocci[@]}" | grep '/deref_null\.cocci$'
 
 # reports SRC FILES: every report of every semantic patch on FILES (a
 # list), without line numbers (also those in a message, "preceding lock on
-# line 696"), so that code moved by the series does not count as new.  spatch spreads the files over the CPUs, as coccicheck
-# does, and $(nproc) semantic patches run at once: deref_null.cocci spends
-# minutes on mm/vmscan.c alone, with the other CPUs idle.
+# line 696"), so that code moved by the series does not count as new.
+# spatch spreads the files over the CPUs, as coccicheck does, and
+# $(nproc) semantic patches run at once: deref_null.cocci spends minutes
+# on mm/vmscan.c alone, with the other CPUs idle.
 reports() {
 	local src=$1 c opts f present=() out i=0
 
@@ -77,10 +78,10 @@ reports() {
 
 # cached_reports SRC FILES: reports(), kept in CACHE_DIR under everything
 # its output depends on: the tree's content (a clean git worktree), the
-# files, the semantic patches, spatch's version and this script.  A second run on the
-# same series (CI after a local make check) reads the result instead of
-# spending minutes on the same computation; a tree with uncommitted
-# changes is never cached.
+# files, the semantic patches, spatch's version and this script.  A
+# second run on the same series (CI after a local make check) reads the
+# result instead of spending minutes on the same computation; a tree with
+# uncommitted changes is never cached.
 cached_reports() {
 	local src=$1 key dir=$CACHE_DIR/cocci out
 

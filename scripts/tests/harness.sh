@@ -158,11 +158,11 @@ printf '%s\n' series=abc1234 \
 	'arm=fg rep=2 release=f theta=0.9 memcg=26 reads=100 disk_pages=46 refaults=1' \
 	'arm=orig rep=2 release=o theta=0.9 memcg=26 reads=100 disk_pages=50 refaults=1' >"$tmp/g.results"
 expect_ok "the gate passes FG at 0.86 of ORIG with a limit of 0.9" \
-	awk -v limit=0.9 -f "$HARNESS_ROOT/bench/gate.awk" "$tmp/g.results"
+	awk -v limit=0.9 -f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/gate.awk" "$tmp/g.results"
 expect_fail "the gate fails FG at 0.86 of ORIG with a limit of 0.8" "fg/orig=0.860 limit=0.8 FAIL" \
-	awk -v limit=0.8 -f "$HARNESS_ROOT/bench/gate.awk" "$tmp/g.results"
+	awk -v limit=0.8 -f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/gate.awk" "$tmp/g.results"
 expect_fail "the gate fails a point without FG" "fg/orig=none" \
-	awk -v limit=0.9 -f "$HARNESS_ROOT/bench/gate.awk" <(grep -v arm=fg "$tmp/g.results")
+	awk -v limit=0.9 -f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/gate.awk" <(grep -v arm=fg "$tmp/g.results")
 
 # make send: the placeholder identity and a malformed address are refused
 # before anything else runs
