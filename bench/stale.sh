@@ -20,9 +20,13 @@ kernel_patches() {
 }
 # The code of patch file $2 at commit $1: its diff, without what export
 # changes with no code change (subject, changelog, date, index lines,
-# signature); nothing if the file is not there.
+# signature) and without the KUnit suites under mm/tests/, which only a
+# CONFIG_LRU_GEN_KUNIT_TEST kernel compiles, never a benchmark's; nothing
+# if the file is not there.
 patch_code() {
-	git show "$1:$2" 2>/dev/null | sed -n '/^diff --git /,/^-- $/p' | grep -v -e '^index ' -e '^-- $'
+	git show "$1:$2" 2>/dev/null | sed -n '/^diff --git /,/^-- $/p' |
+		awk '/^diff --git /{ tests = ($3 ~ "^a/mm/tests/") } !tests' |
+		grep -v -e '^index ' -e '^-- $'
 }
 # The kernel code a commit's arms were built from, as one hash
 kernel_code() {
