@@ -10,7 +10,7 @@
 SHELL := /bin/bash
 CONFIGS ?= base
 
-.PHONY: all demo check check-list test-harness validate deps tree export send build smoke kunit stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
+.PHONY: all demo check check-list test-harness validate deps tree export send build smoke kunit kunit-memcg stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
 
 # Same as make demo.
 all: demo
@@ -81,6 +81,11 @@ smoke: deps
 KARCH ?= x86_64
 kunit: deps
 	@scripts/boot/kunit.sh $(KARCH) $(KUNIT_CONFIGS)
+
+# The same suites run again after boot from a cgroup of their own (x86_64's
+# debug kernel), with the suites that need a non-root or a dying memcg.
+kunit-memcg: deps
+	@scripts/boot/kunit-memcg.sh
 
 # boot-accounting at every commit from patch 9 on (about an hour; once per
 # change of the series, not in make check).

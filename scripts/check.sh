@@ -65,6 +65,9 @@ step stable-kunit series-applies "$S/stable.sh" kunit
 step build-debug series-applies env KARCH=x86_64 "$S/build-kernel.sh" $DEBUG_CONFIGS
 step harness-guest-paths build-debug "$S/tests/guest-paths.sh" "$DEBUG_KERNEL"
 step kunit-x86_64 build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit.sh" x86_64
+# the same suites again after boot, from a cgroup of their own (private
+# counters), with the ones that need a non-root or a dying memcg
+step kunit-memcg build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit-memcg.sh"
 # the same suites with no spare refs bit (32-bit, KASAN tags), on the
 # light KUnit kernel (configs/kunit-min.config)
 step kunit-width-0 series-applies "$S/boot/kunit.sh" --light x86_64 refs-width-0

@@ -303,6 +303,25 @@ guest_output() {
 # lockdep, KASAN, the series' KUnit suites, and ACPI (configs/smp.config),
 # without which an x86 guest gets one CPU whatever QEMU's -smp says.
 DEBUG_CONFIGS="base debug kunit smp"
+# The series' KUnit suites: mm/tests/*_kunit.h, one KUNIT_CASE() per test.
+# Those that need a non-root memcg skip at boot and run after boot from a
+# cgroup (scripts/boot/kunit-memcg.sh); their cases are lru_gen_test_memcg_*.
+KUNIT_SUITE_DIR=mm/tests
+KUNIT_MEMCG_SUITES="lru_gen_memcg lru_gen_memcg_dying"
+KUNIT_MEMCG_CASES=lru_gen_test_memcg_
+
+# kunit_case_count TREE [PREFIX]: the KUNIT_CASE()s in TREE's suites (whose
+# function names start with PREFIX)
+kunit_case_count() {
+	local f n=0
+
+	for f in "$1/$KUNIT_SUITE_DIR"/*_kunit.h; do
+		[ -f "$f" ] || die "no KUnit suites $KUNIT_SUITE_DIR/*_kunit.h in $1: is patch 17 in the series?"
+		n=$((n + $(grep -c "^[[:space:]]*KUNIT_CASE(${2:-}" "$f" || true)))
+	done
+	echo "$n"
+}
+
 # Its command line.  acpi=noirq: on this kernel under TCG, ACPI's _PRT
 # method ran into AE_AML_LOOP_TIMEOUT (30 s) routing PCI interrupts and
 # left the virtio devices without one; the CPUs still come from ACPI.

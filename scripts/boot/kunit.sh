@@ -16,10 +16,11 @@
 # refs saturate at 3), whose branches the default build never reaches.
 #
 # Fails if the series' mm/tests/.kunitconfig does not configure on the
-# architecture (kunit.py config), if a test fails or is skipped, if the
-# number of tests that ran is not the number of KUNIT_CASE()s in the
-# suites, if there is no KTAP output, or if the console shows a kernel
-# problem (scripts/check/console.sh).
+# architecture (kunit.py config), or as scripts/check/kunit-results.sh
+# does: a test fails or is skipped, the number of tests that ran is not
+# the number of KUNIT_CASE()s in the suites (but those of the suites that
+# need a non-root memcg, which skip at boot: scripts/boot/kunit-memcg.sh
+# runs them), no KTAP output, or a kernel problem in the console.
 # Environment: MEM [1G], CPUS [2], ACCEL, BOOT_TIMEOUT [600], KUNIT_GLOB
 # [lru_gen_*]; internal: HARNESS_KSRC/HARNESS_KOBJ as for build-kernel.sh, HARNESS_KERNEL
 # (the image, already built from the same fragments).
@@ -37,8 +38,6 @@ extra_fragments=$*
 variant=${HARNESS_ARM:+$HARNESS_ARM-}$arch${extra_fragments:+-${extra_fragments// /+}}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 KUNIT_GLOB=${KUNIT_GLOB:-lru_gen_*}
-# Where the suites live in the tree (mm/tests/*_kunit.h), one KUNIT_CASE() per test
-SUITE_DIR=mm/tests
 
 case $light-$arch in
 0-x86_64)
@@ -64,11 +63,7 @@ accel=$(qemu_accel)
 
 src=${HARNESS_KSRC:-$TREE}
 "$HARNESS_ROOT/scripts/mktree.sh"
-expected=0
-for f in "$src/$SUITE_DIR"/*_kunit.h; do
-	[ -f "$f" ] || die "no KUnit suites $SUITE_DIR/*_kunit.h in $src: is patch 17 in the series?"
-	expected=$((expected + $(grep -c '^[[:space:]]*KUNIT_CASE(' "$f" || true)))
-done
+expected=$(kunit_case_count "$src")
 
 # The series ships mm/tests/.kunitconfig for "kunit.py run --kunitconfig=
 # mm/tests": its options must all survive the kernel's own config step for
@@ -103,37 +98,6 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" "${QEMU_CMD[@]}" </dev/null >"$con" 2
 [ $status = 124 ] && die "the guest did not power off within $BOOT_TIMEOUT s, see $con"
 [ $status = 0 ] || die "QEMU failed (status $status), see $con"
 
-parsed=$BUILD_DIR/logs/kunit-$variant.parsed
-json=$BUILD_DIR/logs/kunit-$variant.json
-rm -f "$json"
-python3 "$src/tools/testing/kunit/kunit.py" parse --json="$json" "$con" >"$parsed" 2>&1 || true
-sed -n '/=====/,$p' "$parsed" >&2
-[ -s "$json" ] || die "kunit.py parse wrote no JSON for $con"
-
-# The counts, from kunit.py's JSON: one status per test case, in suites
-# nested at any depth; the names of the cases that did not pass.
-read -r ran passed failed skipped errors < <(python3 - "$json" <<'PY'
-import json, sys
-counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "ERROR": 0}
-def walk(group, path):
-	for case in group.get("test_cases", []):
-		status = case["status"] if case["status"] in counts else "FAIL"
-		counts[status] += 1
-		if status != "PASS":
-			print(f"{status}: {path}{case['name']}", file=sys.stderr)
-	for sub in group.get("sub_groups", []):
-		walk(sub, path + sub["name"] + ".")
-walk(json.load(open(sys.argv[1])), "")
-print(sum(counts.values()), counts["PASS"], counts["FAIL"], counts["SKIP"], counts["ERROR"])
-PY
-) || die "cannot read the test counts from $json"
-[ "$ran" -gt 0 ] || die "no KTAP output in $con"
-
-bad=0
-"$HARNESS_ROOT/scripts/check/console.sh" "$con" || bad=1
-[ "$failed" = 0 ] && [ "$errors" = 0 ] || { log "$failed tests failed, $errors errors"; bad=1; }
-[ "$skipped" = 0 ] || { log "$skipped tests skipped"; bad=1; }
-[ "$ran" = "$expected" ] || { log "$ran tests ran, the suites have $expected"; bad=1; }
-[ "$passed" = "$expected" ] || bad=1
-log "KUnit $variant: $passed passed, $failed failed, $skipped skipped of $expected tests"
-exit $bad
+# The suites that need a non-root memcg skip at boot (kunit-memcg runs them).
+exec "$HARNESS_ROOT/scripts/check/kunit-results.sh" --skip-suites "$KUNIT_MEMCG_SUITES" \
+	"$variant" "$con" $((expected - $(kunit_case_count "$src" "$KUNIT_MEMCG_CASES")))

@@ -1,9 +1,9 @@
 #!/bin/bash
 # Mutation check of the KUnit suites: break one rule of the series at a
 # time (scripts/kunit-mutations/*.diff, applied to the tree's working copy),
-# run scripts/boot/kunit.sh, and report which cases caught it.  Fails if any
-# mutation passes every case.  Each run rebuilds only the mutated object,
-# about 2-3 minutes here.
+# run scripts/boot/kunit.sh (and on x86_64 scripts/boot/kunit-memcg.sh),
+# and report which cases caught it.  Fails if any mutation passes every
+# case.  Each run rebuilds only the mutated object, about 2-3 minutes here.
 #
 # usage: kunit-mutations.sh [x86_64|arm64] [MUTATION.diff...]   (default: all)
 set -euo pipefail
@@ -24,6 +24,9 @@ for m in "$@"; do
 	[ -f "$m" ] || die "no mutation $m"
 	git -C "$TREE" apply "$(realpath "$m")" || die "mutation does not apply: $m"
 	out=$("$HARNESS_ROOT/scripts/boot/kunit.sh" "$arch" 2>&1 || true)
+	# the suites that need a non-root memcg run after boot, on x86_64
+	[ "$arch" != x86_64 ] ||
+		out+=$'\n'$("$HARNESS_ROOT/scripts/boot/kunit-memcg.sh" 2>&1 || true)
 	restore
 	caught=$(grep -o '\[FAILED\] lru_gen_test_[a-z0-9_]*' <<<"$out" |
 		sed 's/^\[FAILED\] //' | sort -u | paste -s -d' ' || true)
