@@ -37,11 +37,11 @@ function cell(metric, arm, point, fmt,   n, s, m) {
 }
 
 # The report's heading: title, command, parameters, kernels and QEMU line.
-# Uses the -v variables conf, params, kconfigs, qemu and the arms a[1..na]
+# Uses the -v variables overrides, conf, params, kconfigs, qemu and the arms a[1..na]
 # and their releases rel[] collected from the results.
 function preamble(title, runner,   i, n, p) {
 	printf "# %s\n\n", title
-	printf "Command: `BENCH_CONF=%s %s`; parameters:\n\n", conf, runner
+	printf "Command: `%sBENCH_CONF=%s %s`; parameters:\n\n", overrides, conf, runner
 	n = split(params, p, "\n")
 	for (i = 1; i <= n; i++) printf "    %s\n", p[i]
 	printf "\nKernels:"

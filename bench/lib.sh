@@ -5,6 +5,13 @@
 # Sourced after scripts/lib.sh, bench/defaults.conf and the benchmark's conf (ARMS, REPEATS,
 # GUEST_MEM, GUEST_CPUS).
 
+# The BENCH_* settings given to this run, as they are typed before the
+# command: the reports' "Command:" line shows them.
+BENCH_OVERRIDES=
+for v in BENCH_ARMS BENCH_REPEATS BENCH_CONFIGS; do
+	[ -z "${!v:-}" ] || BENCH_OVERRIDES+="$v=\"${!v}\" "
+done
+unset v
 # BENCH_ARMS and BENCH_REPEATS override the conf's ARMS and REPEATS, e.g.
 # for a first try of a new workload on one arm.
 ARMS=${BENCH_ARMS:-$ARMS}

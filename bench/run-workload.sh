@@ -39,7 +39,7 @@ if [ $report_only = 0 ]; then
 fi
 [ -s "$results" ] || die "no results in $results"
 
-awk -v title="$TITLE" -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="$BENCH_CONFIGS" \
+awk -v overrides="$BENCH_OVERRIDES" -v title="$TITLE" -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="$BENCH_CONFIGS" \
 	-v arms="$ARMS" -v metrics="$METRICS" -v date="$(date -u +%Y-%m-%d)" \
 	-v params="$(grep -v '^#' "$BENCH_CONF" | sed '/^METRICS=/,$d; s/ *#.*//; /^$/d')" \
 	-v qemu="$(fg_qemu_command "$name")" \

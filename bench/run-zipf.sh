@@ -74,7 +74,7 @@ if [ $report_only = 0 ]; then
 	done
 fi
 
-awk -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="${kconfigs[*]}" -v arms="$ARMS" -v thetas="$THETAS" \
+awk -v overrides="$BENCH_OVERRIDES" -v conf="${BENCH_CONF#"$HARNESS_ROOT"/}" -v kconfigs="${kconfigs[*]}" -v arms="$ARMS" -v thetas="$THETAS" \
 	-v memcgs="$memcgs" -v data_mb="$DATA_MB" -v bounds_apply="$bounds_apply" \
 	-v date="$(date -u +%Y-%m-%d)" -v plot="${plot##*/}" -v params="$(grep -v '^#' "$BENCH_CONF" | sed 's/ *#.*//; /^$/d')" \
 	-v job="$(zipf_job THETA SEED LOOPS; echo "fio ${job[*]} --ioengine=$IOENGINE --minimal")" \

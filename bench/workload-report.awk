@@ -1,7 +1,7 @@
 # The Markdown report of bench/run-workload.sh, from its results file
 # ("arm=A rep=R release=K key=value..." lines): one row per metric of
 # METRICS ("key|what|format" lines), one column per arm.  Loaded after
-# bench/cells.awk.  Variables (-v): title, conf, kconfigs, arms, metrics,
+# bench/cells.awk.  Variables (-v): overrides, title, conf, kconfigs, arms, metrics,
 # date, params, qemu.
 
 $1 ~ /^arm=/ {

@@ -3,7 +3,7 @@
 #   bound theta=T memcg=MIB capacity=C refs=N ... static_miss_ratio=S min_miss_ratio=M minw_miss_ratio=W
 # A point is a theta and a memcg size (rows, in the order of thetas, then
 # memcgs); results without memcg= (older runs) have the single memcg size.
-# Variables (-v): conf, kconfigs, arms, thetas, memcgs, data_mb,
+# Variables (-v): overrides, conf, kconfigs, arms, thetas, memcgs, data_mb,
 # bounds_apply, date, params, job, qemu, plot.
 # Cells are medians over the repeats (bench/cells.awk, loaded first).
 
