@@ -50,7 +50,8 @@ printf '%s\n' "${slices[@]}" | awk -v steady_n="$STEADY_SLICES" -v conv="$CONVER
 			settled = i
 		for (i = 1; i < settled; i++) before += reads[i]
 		for (i = 1; i <= NR; i++) printf "slice %d: %d reads, %d pages, %.4f pages per read\n", i, reads[i], pages[i], ratio[i] > "/dev/stderr"
-		printf "RESULT seed=%d pages_per_read=%.4f converge_reads=%d first_pages_per_read=%.4f", '"$window_seed"', all_p / all_r, before, ratio[1]
+		printf "RESULT seed=%d pages_per_read=%.4f converge_reads=%d excess_pages=%d", '"$window_seed"', all_p / all_r, before, all_p - steady * all_r
+		printf " first_pages_per_read=%.4f", ratio[1]
 		printf " steady_pages_per_read=%.4f refaults_per_read=%.4f window_s=%.2f\n", steady, refaults / all_r, t1 - t0
 	}'
 {
