@@ -7,9 +7,9 @@
 # skip (at boot, the suites that need a non-root memcg: kunit-memcg runs
 # them); any other skip fails.
 #
-# usage: kunit-results.sh [--skip-suites "SUITE..."] NAME KTAP EXPECTED [CONSOLE]
+# usage: kunit-results.sh [--skip-suites "SUITE..."] NAME KTAP EXPECTED
 # NAME names the logs (build/logs/kunit-NAME.{parsed,json}) and the summary
-# line; CONSOLE is the console log, if KTAP is not the console itself.
+# line; KTAP is a console log or a KTAP document.
 # Internal: HARNESS_KSRC, the tree whose kunit.py parses [$TREE].
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -19,8 +19,8 @@ if [ "${1:-}" = --skip-suites ]; then
 	skip_suites=$2
 	shift 2
 fi
-[ $# -ge 3 ] || die "usage: kunit-results.sh [--skip-suites \"SUITE...\"] NAME KTAP EXPECTED [CONSOLE]"
-name=$1 ktap=$2 expected=$3 console=${4:-$2}
+[ $# -eq 3 ] || die "usage: kunit-results.sh [--skip-suites \"SUITE...\"] NAME KTAP EXPECTED"
+name=$1 ktap=$2 expected=$3
 src=${HARNESS_KSRC:-$TREE}
 [ -s "$ktap" ] || die "no KUnit output in $ktap"
 
@@ -60,7 +60,7 @@ PY
 [ "$ran" -gt 0 ] || die "no KTAP output in $ktap"
 
 bad=0
-"$HARNESS_ROOT/scripts/check/console.sh" "$console" || bad=1
+"$HARNESS_ROOT/scripts/check/console.sh" "$ktap" || bad=1
 [ "$failed" = 0 ] && [ "$errors" = 0 ] || { log "$failed tests failed, $errors errors"; bad=1; }
 [ "$skipped" = 0 ] || { log "$skipped tests skipped"; bad=1; }
 [ "$ran" = "$expected" ] || { log "$ran tests ran, the suites have $expected"; bad=1; }

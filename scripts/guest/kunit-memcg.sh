@@ -26,9 +26,8 @@ DYING_SUITE=lru_gen_memcg_dying
 SHM_FILE=/dev/shm/kunit-memcg
 SHM_MIB=4
 
-cd /tmp
 [ -d "$KUNIT/$DYING_SUITE" ] || { echo "no $KUNIT/$DYING_SUITE: KUnit debugfs or the suites missing" >&2; exit 1; }
-grep -qw memory "$CGROOT/cgroup.subtree_control" || echo +memory >"$CGROOT/cgroup.subtree_control"
+guest_setup	# a writable cwd, the memory controller for the root's children
 mkdir "$PARENT"
 echo +memory >"$PARENT/cgroup.subtree_control"
 mkdir "$CHILD"
