@@ -102,7 +102,7 @@ replay "$warmup_center" "$warmup_seed" "$WARMUP_LOOPS" "$trace/warmup.log"
 for ((i = 0; i < SLICES; i++)); do
 	replay "$SHIFT_CENTER" $((window_seed + i)) 1 "$trace/window.$i.log"
 done
-stale=$(stale_pages "$trace" "$SLICES" "$NUMBER_IOS")
+stale=$(stale_pages "$trace" "$SLICES")
 
 printf '%s\n' "${slices[@]}" | awk -v steady_n="$STEADY_SLICES" -v conv="$CONVERGED" \
 	-v refaults="$refaults" -v t0="$t0" -v t1="$t1" -v stale="$stale" '
