@@ -31,8 +31,16 @@ mkdir -p "$trace"
 lru_gen_tiers() {
 	[ -r /sys/kernel/debug/lru_gen_full ] || return 0
 	echo "lru_gen_full of $1 $2:" >&2
-	awk -v cg="/$1" '$1 == "memcg" { inside = ($3 == cg); next } inside' \
-		/sys/kernel/debug/lru_gen_full >&2
+	memcg_section /sys/kernel/debug/lru_gen_full "$1" >&2
+}
+
+# memcg_seqs MEMCG: "MIN_SEQ MAX_SEQ" of the memcg, "0 0" without MGLRU
+memcg_seqs() {
+	if [ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ]; then
+		echo "0 0"
+	else
+		echo "$(memcg_min_seq "$1") $(memcg_max_seq "$1")"
+	fi
 }
 
 # stale_pages DIR SLICES: the number of stale pages resident after the
@@ -81,6 +89,7 @@ lru_gen_tiers bench "after the warm-up"
 warmup_center=$ZIPF_CENTER
 ZIPF_CENTER=$SHIFT_CENTER
 refaults0=$(memcg_stat bench workingset_refault_file)
+seqs0=$(memcg_seqs bench)
 t0=$(date +%s.%N)
 slices=()	# "reads pages" per slice
 for ((i = 0; i < SLICES; i++)); do
@@ -92,6 +101,7 @@ for ((i = 0; i < SLICES; i++)); do
 done
 t1=$(date +%s.%N)
 refaults=$(($(memcg_stat bench workingset_refault_file) - refaults0))
+seqs1=$(memcg_seqs bench)
 
 # The streams again, offsets only: fio's offsets do not depend on the engine.
 replay() { # replay CENTER SEED LOOPS LOG
@@ -105,7 +115,8 @@ done
 stale=$(stale_pages "$trace" "$SLICES")
 
 printf '%s\n' "${slices[@]}" | awk -v steady_n="$STEADY_SLICES" -v conv="$CONVERGED" \
-	-v refaults="$refaults" -v t0="$t0" -v t1="$t1" -v stale="$stale" '
+	-v refaults="$refaults" -v t0="$t0" -v t1="$t1" -v stale="$stale" \
+	-v agings=$((${seqs1#* } - ${seqs0#* })) -v oldest_moves=$((${seqs1% *} - ${seqs0% *})) '
 	{ reads[NR] = $1; pages[NR] = $2; ratio[NR] = $1 ? $2 / $1 : 0; all_r += $1; all_p += $2 }
 	END {
 		# stale: resident stale pages after the warm-up and each slice
@@ -126,6 +137,7 @@ printf '%s\n' "${slices[@]}" | awk -v steady_n="$STEADY_SLICES" -v conv="$CONVER
 		printf "RESULT seed=%d pages_per_read=%.4f converge_reads=%d excess_pages=%d", '"$window_seed"', all_p / all_r, before, all_p - steady * all_r
 		printf " first_pages_per_read=%.4f", ratio[1]
 		printf " stale_pages=%d stale_left_2=%.3f stale_left_8=%.3f stale_half_reads=%d", left[1], left[1] ? left[3] / left[1] : 0, left[1] ? left[9] / left[1] : 0, half_reads
+		printf " agings=%d oldest_moves=%d", agings, oldest_moves
 		printf " steady_pages_per_read=%.4f refaults_per_read=%.4f window_s=%.2f\n", steady, refaults / all_r, t1 - t0
 	}'
 {

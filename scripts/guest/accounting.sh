@@ -49,7 +49,7 @@ lru_gen_pages() {
 	memcg_gens $CG | awk -v col="$([ "$1" = anon ] && echo 3 || echo 4)" \
 		'{ sum += $col } END { print sum + 0 }'
 }
-lru_gen_min_seq() { memcg_gens $CG | awk 'NR == 1 { print $1 }'; }
+lru_gen_min_seq() { memcg_min_seq $CG; }
 lru_gen_max_seq() { memcg_max_seq $CG; }
 page_kb=$(($(getconf PAGESIZE) / 1024))
 pages() { echo $(($(memcg_stat $CG "$1") / 1024 / page_kb)); }

@@ -48,11 +48,16 @@ lay_out_file() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+# memcg_section FILE MEMCG: the lines of FILE (/sys/kernel/debug/lru_gen or
+# lru_gen_full) that belong to memcg MEMCG, its own header line left out.
+memcg_section() {
+	awk -v cg="/$2" '$1 == "memcg" { inside = ($3 == cg); next } inside' "$1"
+}
+
 # The generations of memcg $1 from /sys/kernel/debug/lru_gen, one line
 # each: "seq age_ms anon_pages file_pages" (all nodes, oldest first).
 memcg_gens() {
-	awk -v cg="/$1" '$1 == "memcg" { inside = ($3 == cg); next }
-		inside && NF == 4 && $1 ~ /^[0-9]+$/' /sys/kernel/debug/lru_gen
+	memcg_section /sys/kernel/debug/lru_gen "$1" | awk 'NF == 4 && $1 ~ /^[0-9]+$/'
 }
 
 # The id of memcg $1 in /sys/kernel/debug/lru_gen, for its "+ ID NODE SEQ" aging.
@@ -63,6 +68,12 @@ memcg_id() {
 # max_seq of memcg $1 (node 0).
 memcg_max_seq() {
 	memcg_gens "$1" | awk 'END { print $1 }'
+}
+
+# The oldest generation's seq of memcg $1 (node 0): min_seq of the type
+# with the older one.
+memcg_min_seq() {
+	memcg_gens "$1" | awk 'NR == 1 { print $1 }'
 }
 
 # memory.stat may lag the per-cpu counters by a flush batch (64 pages per
