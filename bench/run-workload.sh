@@ -44,4 +44,12 @@ awk -v overrides="$BENCH_OVERRIDES" -v title="$TITLE" -v conf="${BENCH_CONF#"$HA
 	-v params="$(grep -v '^#' "$BENCH_CONF" | sed '/^METRICS=/,$d; s/ *#.*//; /^$/d')" \
 	-v qemu="$(fg_qemu_command "$name")" \
 	-f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/workload-report.awk" "$results" >"$report"
+# the raw lines too: a later run on the same streams (an experiment on one
+# arm) can then be paired with this one's repeats
+{
+	echo
+	echo "Every boot's RESULT line (${results#"$HARNESS_ROOT"/}):"
+	echo
+	sed 's/^/    /' "$results"
+} >>"$report"
 log "report: $report"
