@@ -25,10 +25,10 @@ make -s -C "$HARNESS_ROOT/bench/bound" test || die "bench/bound unit tests faile
 fail=0
 for theta in $THETAS; do
 	for arm in $ARMS; do
-		grep -Eq "^arm=$arm rep=1 release=[^ ]+ theta=$theta memcg=$MEMCG_MB reads=[1-9][0-9]* disk_pages=[0-9]+ refaults=[0-9]+ iops=[0-9]+ file=[1-9][0-9]* cache=[1-9][0-9]* anon=[0-9]+ swapin=[0-9]+$" "$results" ||
+		grep -Eq "^arm=$arm rep=1 release=[^ ]+ theta=$theta memcg=$MEMCG_MB reads=[1-9][0-9]* disk_pages=[0-9]+ refaults=[0-9]+ iops=[0-9]+ file=[1-9][0-9]* cache=[1-9][0-9]* anon=[0-9]+ swapin=[0-9]+ seed=[0-9]+$" "$results" ||
 			{ log "no numbers for $arm at theta=$theta"; fail=1; }
 	done
-	grep -Eq "^bound theta=$theta memcg=$MEMCG_MB capacity=[1-9].* minw_miss_ratio=[0-9.]+$" "$results" ||
+	grep -Eq "^bound theta=$theta memcg=$MEMCG_MB rep=1 capacity=[1-9].* minw_miss_ratio=[0-9.]+$" "$results" ||
 		{ log "no bound at theta=$theta"; fail=1; }
 	grep -q "^| $theta | $MEMCG_MB ([0-9.]* : 1) | [0-9]" "$report" || { log "no row for theta=$theta in $report"; fail=1; }
 done

@@ -44,8 +44,9 @@ def main():
     with open(results) as f:
         for line in f:
             if line.startswith("bound "):
+                # one per repeat's streams: plot their median
                 v = fields(line)
-                bound[point(v)] = v
+                bound.setdefault(point(v), []).append(v)
             elif line.startswith("arm="):
                 v = fields(line)
                 ratio = int(v["disk_pages"]) / int(v["reads"])
@@ -84,7 +85,7 @@ def main():
         bpts = sorted((p for p in bound if on_line(p)), key=x_of) if show_bounds else []
         for key, label, style, mark in BOUNDS:
             if bpts:
-                ax.plot([x_of(p) for p in bpts], [float(bound[p][key + "_miss_ratio"]) for p in bpts],
+                ax.plot([x_of(p) for p in bpts], [statistics.median(float(b[key + "_miss_ratio"]) for b in bound[p]) for p in bpts],
                         linestyle=style, marker=mark, fillstyle="none",
                         color="black" if key == "minw" else "grey", label=f"bound: {label}{suffix}")
     ax.set_xlabel(xlabel)

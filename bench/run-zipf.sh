@@ -41,15 +41,16 @@ results=$logs/bench-$name.results
 bound=$HARNESS_ROOT/bench/bound/bound
 mkdir -p "$logs"
 
-# Record the warm-up and window streams of THETA on the host (fio's null
-# engine, the guest's job): bench-NAME-THETA-{warm,window}.iolog.
-record_streams() { # record_streams THETA
+# Record repeat REP's warm-up and window streams of THETA on the host (fio's
+# null engine, the guest's job and seeds, bench/guest/zipf.sh):
+# bench-NAME-THETA-REP-{warm,window}.iolog.
+record_streams() { # record_streams THETA REP
 	local part seed loops
 	for part in warm window; do
 		if [ $part = warm ]; then seed=$WARMUP_SEED loops=$WARMUP_LOOPS; else seed=$WINDOW_SEED loops=$WINDOW_LOOPS; fi
-		zipf_job "$1" "$seed" "$loops"
-		rm -f "$logs/bench-$name-$1-$part.iolog"  # fio appends
-		fio "${job[@]}" --ioengine=null --write_iolog="$logs/bench-$name-$1-$part.iolog" \
+		zipf_job "$1" $((seed + 2 * ($2 - 1))) "$loops"
+		rm -f "$logs/bench-$name-$1-$2-$part.iolog"  # fio appends
+		fio "${job[@]}" --ioengine=null --write_iolog="$logs/bench-$name-$1-$2-$part.iolog" \
 			--minimal >/dev/null
 	done
 }
@@ -60,16 +61,22 @@ if [ $report_only = 0 ]; then
 	# shellcheck disable=SC2086 # THETAS: a list
 	run_arms "$name" "$results" "${kconfigs[*]}" "$HARNESS_ROOT/bench/guest/zipf.sh" $THETAS
 	# Per point, the bound's cache: the largest mean page cache of a
-	# window (cache=, bytes) of any arm and repeat, in pages.
+	# window (cache=, bytes) of any arm and repeat, in pages; per point and
+	# repeat, the bounds of that repeat's streams.
 	for theta in $THETAS; do
-		record_streams "$theta"
+		for ((rep = 1; rep <= REPEATS; rep++)); do
+			record_streams "$theta" "$rep"
+		done
 		for memcg in $memcgs; do
 			c=$(awk -v p=" theta=$theta memcg=$memcg " '$1 ~ /^arm=/ && index($0, p) {
 				for (i = 1; i <= NF; i++) if ($i ~ /^cache=/) { f = substr($i, 7) / 4096; if (f > c) c = f }
 			} END { print int(c) }' "$results")
 			[ "$c" -gt 0 ] || die "no page cache size for theta=$theta memcg=$memcg in $results"
-			echo "bound theta=$theta memcg=$memcg $("$bound" -c "$c" -W \
-				"$logs/bench-$name-$theta-warm.iolog" "$logs/bench-$name-$theta-window.iolog")" >>"$results"
+			for ((rep = 1; rep <= REPEATS; rep++)); do
+				echo "bound theta=$theta memcg=$memcg rep=$rep $("$bound" -c "$c" -W \
+					"$logs/bench-$name-$theta-$rep-warm.iolog" \
+					"$logs/bench-$name-$theta-$rep-window.iolog")" >>"$results"
+			done
 		done
 	done
 fi

@@ -1,6 +1,8 @@
 # The Markdown report of bench/run-zipf.sh, from its results file:
 #   arm=A rep=R release=K theta=T memcg=MIB reads=N disk_pages=P refaults=F iops=I file=BYTES
-#   bound theta=T memcg=MIB capacity=C refs=N ... static_miss_ratio=S min_miss_ratio=M minw_miss_ratio=W
+#   bound theta=T memcg=MIB rep=R capacity=C refs=N ... static_miss_ratio=S min_miss_ratio=M minw_miss_ratio=W
+# (one bound per repeat's streams; results before 2026-12-04 have one
+# bound per point, without rep=, for the one stream of every repeat).
 # A point is a theta and a memcg size (rows, in the order of thetas, then
 # memcgs); results without memcg= (older runs) have the single memcg size.
 # Variables (-v): overrides, conf, kconfigs, arms, thetas, memcgs, data_mb,
@@ -31,12 +33,15 @@ function table(title, metric, fmt,   i, j) {
 	}
 }
 
+# A point's bounds are the medians over the repeats' streams.
+function bound_med(pt, key) { stats("bound_" key SUBSEP "bound" SUBSEP pt); return med }
 $1 == "bound" {
 	kv(); point()
-	bnd[pt, "c"] = v["capacity"]; bnd[pt, "refs"] = v["refs"]
-	bnd[pt, "static"] = v["static_miss_ratio"]
-	bnd[pt, "min"] = v["min_miss_ratio"]
-	bnd[pt, "minw"] = v["minw_miss_ratio"]
+	bnd[pt, "c"] = v["capacity"]
+	brefs[pt, ("rep" in v) ? v["rep"] : "all"] = v["refs"]
+	add("bound_static", "bound", pt, v["static_miss_ratio"])
+	add("bound_min", "bound", pt, v["min_miss_ratio"])
+	add("bound_minw", "bound", pt, v["minw_miss_ratio"])
 	next
 }
 $1 ~ /^arm=/ {
@@ -68,15 +73,21 @@ END {
 	printf "with `--randrepeat=0`, a fixed Zipf center and another seed, so the window draws a "
 	printf "fresh stretch of the stream over the same hot set (bench/README.md). Each arm boots "
 	printf "%d time(s), the arm order rotated per repeat; cells are `median [min–max] (±%% vs ORIG)`. ", reps
-	printf "Every arm and repeat reads the same stream, which was recorded on the host "
-	printf "(`--ioengine=null --write_iolog`) and fed to bench/bound (`bound -c C -W warm window`); "
+	printf "Each repeat draws its own streams (seeds WARMUP_SEED and WINDOW_SEED + 2 (repeat − 1)), the same "
+	printf "for every arm of the repeat; each repeat's streams were recorded on the host "
+	printf "(`--ioengine=null --write_iolog`) and fed to bench/bound (`bound -c C -W warm window`), "
+	printf "and a point's bounds are the medians over the repeats; "
 	if (sampled)
 		printf "C is the largest page cache (memory.stat `file` ÷ 4096, sampled every 0.2 s) an arm held on average over a window.\n"
 	else
 		printf "C is the largest page cache (memory.stat `file` ÷ 4096) an arm held at the end of a window.\n"
 
 	bad = 0
-	for (k in reads) { split(k, q, SUBSEP); if ((q[2], "refs") in bnd && reads[k] != bnd[q[2], "refs"]) bad++ }
+	for (k in reads) {
+		split(k, q, SUBSEP)
+		br = (q[2], q[3]) in brefs ? q[3] : "all"
+		if ((q[2], br) in brefs && reads[k] != brefs[q[2], br]) bad++
+	}
 	if (bad) printf "\n**Warning: %d window(s) read a different number of pages than the recorded stream has; the bounds do not describe them.**\n", bad
 
 	if (!bounds_apply) {
@@ -89,7 +100,8 @@ END {
 		printf "%s", label(j)
 		for (i = 1; i <= na; i++) printf "%s", cell("miss", a[i], pts[j], "%.4f")
 		if ((pts[j], "c") in bnd)
-			printf " %.4f | %.4f | %.4f | %d |\n", bnd[pts[j], "static"], bnd[pts[j], "min"], bnd[pts[j], "minw"], bnd[pts[j], "c"]
+			printf " %.4f | %.4f | %.4f | %d |\n", bound_med(pts[j], "static"), bound_med(pts[j], "min"),
+				bound_med(pts[j], "minw"), bnd[pts[j], "c"]
 		else
 			printf " – | – | – | – |\n"
 	}
@@ -98,8 +110,9 @@ END {
 	printf "| θ | memcg MiB | arm | miss ratio | × static | × min | × minw |\n|---|---|---|---|---|---|---|\n"
 	for (j = 1; j <= np; j++) for (i = 1; i <= na; i++) {
 		if (!bounds_apply || !stats("miss" SUBSEP a[i] SUBSEP pts[j]) || !((pts[j], "c") in bnd)) continue
-		printf "| %s | %s | %s | %.4f | %s | %s | %s |\n", pt_theta[j], pt_memcg[j], toupper(a[i]), med,
-			ratio(med, bnd[pts[j], "static"]), ratio(med, bnd[pts[j], "min"]), ratio(med, bnd[pts[j], "minw"])
+		mr = med
+		printf "| %s | %s | %s | %.4f | %s | %s | %s |\n", pt_theta[j], pt_memcg[j], toupper(a[i]), mr,
+			ratio(mr, bound_med(pts[j], "static")), ratio(mr, bound_med(pts[j], "min")), ratio(mr, bound_med(pts[j], "minw"))
 	}
 
 	table("Refaults per read (workingset_refault_file)", "refault", "%.4f")

@@ -3,13 +3,19 @@
 # usage: zipf.sh CONF LRU_GEN_ENABLED THETA...   (CONF: e.g. bench/zipf.conf)
 # Prints one "RESULT theta=... memcg=MIB key=value..." line per point.
 # Per theta and memcg size (MEMCG_SIZES, or MEMCG_MB): drop caches, an
-# untimed warm-up (seed WARMUP_SEED), then the timed window (seed
-# WINDOW_SEED): the same job and hot set, a fresh stretch of the stream
-# (bench/zipf-job.sh explains the seeding).
+# untimed warm-up (seed WARMUP_SEED + 2 (repeat - 1)), then the timed
+# window (seed WINDOW_SEED + 2 (repeat - 1)): the same job and hot set, a
+# fresh stretch of the stream (bench/zipf-job.sh explains the seeding).
+# Each repeat draws its own streams, the same on every arm of the repeat
+# (bench_rep= on the kernel command line); run-zipf.sh records each
+# repeat's streams for the bounds.
 set -euo pipefail
 . "$(dirname "$0")/fio-prologue.sh" "$@"
 shift 2
 guest_setup
+rep=$(bench_rep)
+warmup_seed=$((WARMUP_SEED + 2 * (rep - 1)))
+window_seed=$((WINDOW_SEED + 2 * (rep - 1)))
 echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
 echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
 [ "$ZIPF_FILE" = "$DATA_DIR/zipf.dat" ] || { echo "ZIPF_FILE is not on $DATA_DIR" >&2; exit 1; }
@@ -57,13 +63,13 @@ run_point() { # run_point THETA MEMCG_MIB
 	echo 3 >/proc/sys/vm/drop_caches
 	preload_fio "$DATA_DIR"
 	make_memcg bench "$(mib_to_kib "$2")K"
-	run_fio "$1" "$WARMUP_SEED" "$WARMUP_LOOPS" >/dev/null
+	run_fio "$1" "$warmup_seed" "$WARMUP_LOOPS" >/dev/null
 	refaults0=$(memcg_stat bench workingset_refault_file)
 	sectors0=$(disk_sectors_read)
 	swapin0=$(swapins bench)
 	sample_memcg bench >/tmp/memcg-samples &
 	sampler=$!
-	out=$(run_fio "$1" "$WINDOW_SEED" "$WINDOW_LOOPS")
+	out=$(run_fio "$1" "$window_seed" "$WINDOW_LOOPS")
 	kill "$sampler"
 	wait "$sampler" 2>/dev/null || true
 	read -r anon cache <<<"$(awk '{ a += $1; f += $2 }
@@ -73,7 +79,7 @@ run_point() { # run_point THETA MEMCG_MIB
 	pages=$((($(disk_sectors_read) - sectors0) / 8))
 	refaults=$(($(memcg_stat bench workingset_refault_file) - refaults0))
 	echo "RESULT theta=$1 memcg=$2 reads=$reads disk_pages=$pages refaults=$refaults iops=$iops" \
-		"file=$(memcg_stat bench file) cache=$cache anon=$anon swapin=$(($(swapins bench) - swapin0))"
+		"file=$(memcg_stat bench file) cache=$cache anon=$anon swapin=$(($(swapins bench) - swapin0)) seed=$window_seed"
 	# For a look at why an arm did better or worse (console log only).
 	grep -E '^workingset_(activate|restore)_file ' "$CGROOT/bench/memory.stat" | tr '\n' ' '
 	echo

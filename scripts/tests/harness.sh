@@ -150,6 +150,27 @@ expect_true "the workload report pairs FG with ORIG per repeat" \
 	grep -qF '| `x` | 0.625 [0.500–0.750] | 2 of 2 |' "$tmp/w.md"
 expect_true "the workload report names the series commit" grep -q 'commit abc1234 ' "$tmp/w.md"
 
+# The Zipf report: each repeat's streams have their own bounds, the table
+# gives their median, and a window checks against its own repeat's stream
+zr() { printf 'arm=%s rep=%s release=r theta=0.9 memcg=26 reads=%s disk_pages=40 refaults=1 iops=1 file=1\n' "$@"; }
+zb() { printf 'bound theta=0.9 memcg=26 rep=%s capacity=10 refs=%s static_miss_ratio=%s min_miss_ratio=%s minw_miss_ratio=%s\n' "$@"; }
+{ echo series=abc1234; zr orig 1 100; zr fg 1 100; zr fg 2 120; zr orig 2 120
+	zb 1 100 0.3 0.2 0.1; zb 2 120 0.5 0.4 0.3; zb 3 120 0.7 0.6 0.5; } >"$tmp/z.results"
+zipf_report() {
+	awk -v conf=c -v kconfigs=k -v arms="orig fg" -v thetas=0.9 -v memcgs=26 -v data_mb=64 \
+		-v bounds_apply=1 -v date=d -v plot= -v params=p -v job=j -v qemu=q \
+		-f "$HARNESS_ROOT/bench/cells.awk" -f "$HARNESS_ROOT/bench/zipf-report.awk" "$@"
+}
+zipf_report "$tmp/z.results" >"$tmp/z.md"
+expect_true "the Zipf report gives the median of the repeats' bounds" \
+	grep -qF ' 0.5000 | 0.4000 | 0.3000 | 10 |' "$tmp/z.md"
+expect_true "the Zipf report checks each window against its own repeat's stream" \
+	eval '! grep -q Warning "$tmp/z.md"'
+sed 's/^\(arm=fg rep=2 .* reads=\)120/\1100/' "$tmp/z.results" >"$tmp/z2.results"
+zipf_report "$tmp/z2.results" >"$tmp/z2.md"
+expect_true "the Zipf report warns of a window that read another stream" \
+	grep -q 'Warning: 1 window' "$tmp/z2.md"
+
 # bench-quick's regression gate: FG over ORIG's disk pages per read,
 # pooled over repeats, against the limit; a missing arm fails
 printf '%s\n' series=abc1234 \
