@@ -48,7 +48,7 @@ record_streams() { # record_streams THETA REP
 	local part seed loops
 	for part in warm window; do
 		if [ $part = warm ]; then seed=$WARMUP_SEED loops=$WARMUP_LOOPS; else seed=$WINDOW_SEED loops=$WINDOW_LOOPS; fi
-		zipf_job "$1" $((seed + 2 * ($2 - 1))) "$loops"
+		zipf_job "$1" "$(repeat_seed "$seed" "$2")" "$loops"
 		rm -f "$logs/bench-$name-$1-$2-$part.iolog"  # fio appends
 		fio "${job[@]}" --ioengine=null --write_iolog="$logs/bench-$name-$1-$2-$part.iolog" \
 			--minimal >/dev/null

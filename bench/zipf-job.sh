@@ -24,6 +24,13 @@ zipf_job() {
 		--number_ios="$NUMBER_IOS" --loops="$3")
 }
 
+# repeat_seed SEED REPEAT: the seed of repeat REPEAT's stream, SEED in the
+# first; 2 more per repeat keeps the warm-up's seeds (odd) and the
+# window's (even) apart.
+repeat_seed() {
+	echo $(($1 + 2 * ($2 - 1)))
+}
+
 # In the guest: fio's binary and libraries come over 9p; fault them in
 # outside the memcg (with a file of their own, in directory $1) so that
 # the memcg's page cache is the data's.

@@ -12,8 +12,8 @@ set -euo pipefail
 . "$(dirname "$0")/fio-prologue.sh" "$@"
 # Each repeat its own stretch of the streams, the same on every arm.
 rep=$(bench_rep)
-warmup_seed=$((WARMUP_SEED + 2 * (rep - 1)))
-window_seed=$((WINDOW_SEED + 2 * (rep - 1)))
+warmup_seed=$(repeat_seed "$WARMUP_SEED" "$rep")
+window_seed=$(repeat_seed "$WINDOW_SEED" "$rep")
 SCAN_DIR=/mnt/scan
 scan_file=$SCAN_DIR/scan.dat
 
