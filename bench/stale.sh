@@ -4,7 +4,10 @@
 # ("Series: patches/ at commit C"); it is current if no patch of the
 # series (patches/NNNN-*.patch but the cover letter) and no stable patch
 # changed between C and HEAD, and stale otherwise, or if it names no
-# commit.  Prints one line per report; exits 1 if any is stale.
+# commit.  A report whose commit reads C-modified ran an experiment on
+# the series tree (bench/README.md): it measures no version of the
+# series and is listed as one, neither current nor stale.  Prints one
+# line per report; exits 1 if any is stale.
 #
 # usage: bench/stale.sh [REPORT...]   (default: every bench/results/*.md)
 set -euo pipefail
@@ -49,7 +52,10 @@ stale=0
 for report in "$@"; do
 	[ -f "$report" ] || die "no report $report"
 	commit=$(sed -n 's/^Series: patches\/ at commit \([0-9a-f]\{7,\}\) .*/\1/p' "$report" | head -n 1)
-	if [ -z "$commit" ]; then
+	experiment=$(sed -n 's/^Series: patches\/ at commit \([0-9a-f]\{7,\}\)-modified .*/\1/p' "$report" | head -n 1)
+	if [ -n "$experiment" ]; then
+		echo "experiment $report: an experiment on the series tree at $experiment"
+	elif [ -z "$commit" ]; then
 		# a summary carries no kernel of its own
 		case $report in *-summary.md) continue ;; esac
 		echo "stale    $report: names no series commit"

@@ -139,6 +139,20 @@ expect_ok "a clean console log passes" "$S/check/console.sh" "$tmp/clean.log"
 expect_fail "a WARNING in the console fails" "WARNING: CPU" "$S/check/console.sh" "$tmp/warn.log"
 expect_fail "an RCU stall in the console fails" "self-detected stall" "$S/check/console.sh" "$tmp/stall.log"
 
+# bench/stale.sh: a report at HEAD is current, an experiment (C-modified)
+# is listed as one and does not fail, a report naming no commit fails
+head=$(git -C "$HARNESS_ROOT" rev-parse --short=7 HEAD)
+series_line() { printf 'Series: patches/ at commit %s of this repository, on the base.\n' "$1"; }
+series_line "$head" >"$tmp/current.md"
+series_line "$head-modified" >"$tmp/experiment.md"
+echo "no series line" >"$tmp/nocommit.md"
+expect_true "bench/stale.sh finds a report at HEAD current" \
+	eval '"$HARNESS_ROOT/bench/stale.sh" "$tmp/current.md" | grep -q "^current "'
+expect_true "bench/stale.sh lists an experiment as one, without failing" \
+	eval '"$HARNESS_ROOT/bench/stale.sh" "$tmp/experiment.md" | grep -q "^experiment .*at $head$"'
+expect_fail "bench/stale.sh fails on a report that names no commit" "names no series commit" \
+	"$HARNESS_ROOT/bench/stale.sh" "$tmp/nocommit.md"
+
 # The workload report pairs FG with ORIG per repeat and names the series.
 printf '%s\n' series=abc1234 \
 	'arm=orig rep=1 release=o x=2.0' 'arm=fg rep=1 release=f x=1.0' \
