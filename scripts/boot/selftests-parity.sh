@@ -11,7 +11,9 @@
 #
 # Fails (exit 1) if a row that passes on ORIG does not pass on FG, or a
 # row skips on one arm but not on the other, or FG lacks a row ORIG has,
-# except for the tests in FLAKY.  Rows failing on both arms are
+# except for the tests in FLAKY; a program's exit status does not gate
+# either when every case that failed in one of its tries on FG is in
+# FLAKY (each try may fail another one).  Rows failing on both arms are
 # "known" (reasons in KNOWN below).  A program the guest ran more than once
 # (LABEL.tryN.tap) counts each row at its best result over the tries.
 # Environment: HARNESS_ORIG_CONSOLE_NOTE, HARNESS_FG_CONSOLE_NOTE (one line each, from the
@@ -180,6 +182,13 @@ END {
 				if (s != "missing" && ntry[arm, k] < tries[arm, l]) flaky[arm, k] = 1
 			}
 			v = verdict(o, f)
+			# A case that failed in one try on FG and passed in
+			# another explains the exit status of that try: a case
+			# FLAKY lists lets it pass, any other makes it gate.
+			if (order[a] != "exit" && flaky["FG", k] && f == "pass") {
+				if (flaky_row(l, desc[k]) != "") soft[l]++
+				else hard[l]++
+			}
 			# The exit status row comes last: it does not gate if only
 			# flaky rows of the program regressed.
 			if (v == "REGRESSION" && (l in gateless)) v = "not gating: " gateless[l]

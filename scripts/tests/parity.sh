@@ -112,5 +112,20 @@ arm "$tmp/flakyplus/f" test_memcontrol 1 'ok 1 a\nnot ok 2 test_memcg_min\nnot o
 expect flakyplus 1
 expect_row flakyplus '| test_memcontrol | - | .* | pass | fail | REGRESSION |' "exit status row not a regression"
 
+# Two tries, each failing another flaky case (CI, 2026-12-04): both
+# cases pass at their best, and the exit status of both tries is still
+# only the flaky cases' doing.  A non-flaky case that failed in one try
+# and passed in the other gates the exit status as before.
+arm "$tmp/flakytries/o" test_memcontrol 0 'ok 1 test_memcg_min\nok 2 test_memcg_low\nok 3 c\n'
+arm "$tmp/flakytries/f" test_memcontrol 1,1 'not ok 1 test_memcg_min\nok 2 test_memcg_low\nok 3 c\n' \
+	'ok 1 test_memcg_min\nnot ok 2 test_memcg_low\nok 3 c\n'
+expect flakytries 0
+expect_row flakytries '| test_memcontrol | - | .* | pass | fail | not gating' "exit status row gated"
+
+arm "$tmp/flakytriesplus/o" test_memcontrol 0 'ok 1 test_memcg_min\nok 2 c\n'
+arm "$tmp/flakytriesplus/f" test_memcontrol 1,1 'not ok 1 test_memcg_min\nok 2 c\n' \
+	'ok 1 test_memcg_min\nnot ok 2 c\n'
+expect flakytriesplus 1
+
 echo "$((checks - failures)) passed, $failures failed"
 [ $failures = 0 ]
