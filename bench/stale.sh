@@ -51,10 +51,10 @@ head_code=$(kernel_code HEAD)
 stale=0
 for report in "$@"; do
 	[ -f "$report" ] || die "no report $report"
-	commit=$(sed -n 's/^Series: patches\/ at commit \([0-9a-f]\{7,\}\) .*/\1/p' "$report" | head -n 1)
-	experiment=$(sed -n 's/^Series: patches\/ at commit \([0-9a-f]\{7,\}\)-modified .*/\1/p' "$report" | head -n 1)
-	if [ -n "$experiment" ]; then
-		echo "experiment $report: an experiment on the series tree at $experiment"
+	# "C" or "C-modified"
+	commit=$(sed -n 's/^Series: patches\/ at commit \([0-9a-f]\{7,\}\(-modified\)\{0,1\}\) .*/\1/p' "$report" | head -n 1)
+	if [ "${commit%-modified}" != "$commit" ]; then
+		echo "experiment $report: an experiment on the series tree at ${commit%-modified}"
 	elif [ -z "$commit" ]; then
 		# a summary carries no kernel of its own
 		case $report in *-summary.md) continue ;; esac

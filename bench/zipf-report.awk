@@ -37,7 +37,7 @@ function table(title, metric, fmt,   i, j) {
 function bound_med(pt, key) { stats("bound_" key SUBSEP "bound" SUBSEP pt); return med }
 $1 == "bound" {
 	kv(); point()
-	bnd[pt, "c"] = v["capacity"]
+	cap[pt] = v["capacity"]
 	brefs[pt, ("rep" in v) ? v["rep"] : "all"] = v["refs"]
 	add("bound_static", "bound", pt, v["static_miss_ratio"])
 	add("bound_min", "bound", pt, v["min_miss_ratio"])
@@ -99,9 +99,9 @@ END {
 	for (j = 1; j <= np; j++) {
 		printf "%s", label(j)
 		for (i = 1; i <= na; i++) printf "%s", cell("miss", a[i], pts[j], "%.4f")
-		if ((pts[j], "c") in bnd)
+		if (pts[j] in cap)
 			printf " %.4f | %.4f | %.4f | %d |\n", bound_med(pts[j], "static"), bound_med(pts[j], "min"),
-				bound_med(pts[j], "minw"), bnd[pts[j], "c"]
+				bound_med(pts[j], "minw"), cap[pts[j]]
 		else
 			printf " – | – | – | – |\n"
 	}
@@ -109,7 +109,7 @@ END {
 	printf "\nMiss ratio as a multiple of the bound (median ÷ bound; minw is the floor of any demand-paging cache of C pages, static the best online policy for independent references)\n\n"
 	printf "| θ | memcg MiB | arm | miss ratio | × static | × min | × minw |\n|---|---|---|---|---|---|---|\n"
 	for (j = 1; j <= np; j++) for (i = 1; i <= na; i++) {
-		if (!bounds_apply || !stats("miss" SUBSEP a[i] SUBSEP pts[j]) || !((pts[j], "c") in bnd)) continue
+		if (!bounds_apply || !stats("miss" SUBSEP a[i] SUBSEP pts[j]) || !(pts[j] in cap)) continue
 		mr = med
 		printf "| %s | %s | %s | %.4f | %s | %s | %s |\n", pt_theta[j], pt_memcg[j], toupper(a[i]), mr,
 			ratio(mr, bound_med(pts[j], "static")), ratio(mr, bound_med(pts[j], "min")), ratio(mr, bound_med(pts[j], "minw"))

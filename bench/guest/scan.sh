@@ -86,9 +86,7 @@ run_point() {
 			echo
 		fi
 		[ ! -e /sys/kernel/debug/lru_gen_census ] || cat /sys/kernel/debug/lru_gen_census
-		[ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ] ||
-			awk '$1 == "memcg" { inside = ($3 == "/bench"); next } inside' \
-				/sys/kernel/debug/lru_gen_full
+		if lru_gen_on; then memcg_section /sys/kernel/debug/lru_gen_full bench; fi
 	} >&2
 	rmdir "$CGROOT/bench" 2>/dev/null || true
 }

@@ -36,10 +36,10 @@ lru_gen_tiers() {
 
 # memcg_seqs MEMCG: "MIN_SEQ MAX_SEQ" of the memcg, "0 0" without MGLRU
 memcg_seqs() {
-	if [ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ]; then
-		echo "0 0"
-	else
+	if lru_gen_on; then
 		echo "$(memcg_min_seq "$1") $(memcg_max_seq "$1")"
+	else
+		echo "0 0"
 	fi
 }
 
@@ -143,6 +143,6 @@ printf '%s\n' "${slices[@]}" | awk -v steady_n="$STEADY_SLICES" -v conv="$CONVER
 {
 	grep -E '^workingset_(refault|activate|restore)_file ' "$CGROOT/bench/memory.stat" | tr '\n' ' '
 	echo
-	[ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ] || lru_gen_summary bench
+	if lru_gen_on; then lru_gen_summary bench; fi
 } >&2
 rmdir "$CGROOT/bench" 2>/dev/null || true

@@ -83,7 +83,7 @@ run_point() { # run_point THETA MEMCG_MIB
 	# For a look at why an arm did better or worse (console log only).
 	grep -E '^workingset_(activate|restore)_file ' "$CGROOT/bench/memory.stat" | tr '\n' ' '
 	echo
-	[ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ] || lru_gen_summary bench
+	if lru_gen_on; then lru_gen_summary bench; fi
 	rmdir "$CGROOT/bench" 2>/dev/null || true
 }
 

@@ -70,6 +70,11 @@ memcg_max_seq() {
 	memcg_gens "$1" | awk 'END { print $1 }'
 }
 
+# Whether the multi-gen LRU is on (any of its capabilities).
+lru_gen_on() {
+	[ "$(cat /sys/kernel/mm/lru_gen/enabled)" != 0x0000 ]
+}
+
 # The oldest generation's seq of memcg $1 (node 0): min_seq of the type
 # with the older one.
 memcg_min_seq() {
