@@ -58,11 +58,52 @@ $1 ~ /^arm=/ {
 		add("swapin", v["arm"], pt, v["swapin"] / v["reads"])
 	}
 	reads[v["arm"], pt, v["rep"]] = v["reads"]
+	missrep[v["arm"], pt, v["rep"]] = v["disk_pages"] / v["reads"]
 	rel[v["arm"]] = v["release"]
 	if (v["rep"] > reps) reps = v["rep"]
 }
+# X / Y of the miss ratio per repeat at point p (both arms read the
+# repeat's streams): "median [min–max], K of N" with K the repeats where X
+# read less; 5 of 5 is the sign test's p = 1/32, one-sided.
+function paired_cell(x, y, p,   r, n, lower) {
+	n = lower = 0
+	for (r = 1; r <= reps; r++) {
+		if (!((x, p, r) in missrep) || !((y, p, r) in missrep) || missrep[y, p, r] <= 0)
+			continue
+		add("pair " x " " y, "-", p, missrep[x, p, r] / missrep[y, p, r])
+		lower += missrep[x, p, r] < missrep[y, p, r]
+		n++
+	}
+	if (!stats("pair " x " " y SUBSEP "-" SUBSEP p)) return " – |"
+	return sprintf(" %.3f [%.3f–%.3f], %d of %d |", med, lo, hi, lower, n)
+}
+# The paired table, for the pairs whose arms both ran.
+function paired_table(   cand, nc, c, np2, pr, i, j, xy) {
+	nc = split("fg/orig fg/clru fixed/orig fg/fixed", cand, " ")
+	np2 = 0
+	for (c = 1; c <= nc; c++) {
+		split(cand[c], xy, "/")
+		if (has_arm[xy[1]] && has_arm[xy[2]]) pr[++np2] = cand[c]
+	}
+	if (!np2) return
+	printf "\nPaired per repeat (the same streams): X / Y of disk pages per read, `median [min–max], K of N` "
+	printf "with K the repeats where X read less\n\n| θ | memcg MiB (data : memcg) |"
+	for (i = 1; i <= np2; i++) printf " %s |", toupper(pr[i])
+	printf "\n|---|---|"
+	for (i = 1; i <= np2; i++) printf "---|"
+	printf "\n"
+	for (j = 1; j <= np; j++) {
+		printf "%s", label(j)
+		for (i = 1; i <= np2; i++) {
+			split(pr[i], xy, "/")
+			printf "%s", paired_cell(xy[1], xy[2], pts[j])
+		}
+		printf "\n"
+	}
+}
 END {
 	na = split(arms, a, " "); nt = split(thetas, t, " "); nm = split(memcgs, m, " ")
+	for (i = 1; i <= na; i++) has_arm[a[i]] = 1
 	np = 0
 	for (j = 1; j <= nt; j++) for (i = 1; i <= nm; i++) {
 		pts[++np] = t[j] " " m[i]; pt_theta[np] = t[j]; pt_memcg[np] = m[i]
@@ -105,6 +146,8 @@ END {
 		else
 			printf " – | – | – | – |\n"
 	}
+
+	paired_table()
 
 	printf "\nMiss ratio as a multiple of the bound (median ÷ bound; minw is the floor of any demand-paging cache of C pages, static the best online policy for independent references)\n\n"
 	printf "| θ | memcg MiB | arm | miss ratio | × static | × min | × minw |\n|---|---|---|---|---|---|---|\n"

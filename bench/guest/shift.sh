@@ -34,15 +34,6 @@ lru_gen_tiers() {
 	memcg_section /sys/kernel/debug/lru_gen_full "$1" >&2
 }
 
-# memcg_seqs MEMCG: "MIN_SEQ MAX_SEQ" of the memcg, "0 0" without MGLRU
-memcg_seqs() {
-	if lru_gen_on; then
-		echo "$(memcg_min_seq "$1") $(memcg_max_seq "$1")"
-	else
-		echo "0 0"
-	fi
-}
-
 # stale_pages DIR SLICES: the number of stale pages resident after the
 # warm-up and after each slice (DIR/resident.0 ... DIR/resident.SLICES),
 # on one line; stale: read by the warm-up (DIR/warmup.log) and by no slice

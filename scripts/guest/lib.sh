@@ -81,6 +81,24 @@ memcg_min_seq() {
 	memcg_gens "$1" | awk 'NR == 1 { print $1 }'
 }
 
+# memcg_seqs MEMCG: "MIN_SEQ MAX_SEQ" of the memcg, "0 0" without MGLRU
+memcg_seqs() {
+	if lru_gen_on; then
+		echo "$(memcg_min_seq "$1") $(memcg_max_seq "$1")"
+	else
+		echo "0 0"
+	fi
+}
+
+# memcg_file_gens MEMCG [FILE]: the number of generations MEMCG holds
+# file pages in (node 0), max_seq - min_seq[file] + 1.  FILE
+# (/sys/kernel/debug/lru_gen_full) marks a generation's size with "x"
+# when that type's min_seq is past it.
+memcg_file_gens() {
+	memcg_section "${2:-/sys/kernel/debug/lru_gen_full}" "$1" |
+		awk 'NF == 4 && $1 ~ /^[0-9]+$/ && $4 !~ /x$/ { n++ } END { print n + 0 }'
+}
+
 # memory.stat may lag the per-cpu counters by a flush batch (64 pages per
 # CPU): the pages a sum read there may be off by, twice that.
 MEMCG_STAT_TOLERANCE=$((2 * 64 * $(nproc)))

@@ -153,6 +153,29 @@ expect_true "bench/stale.sh lists an experiment as one, without failing" \
 expect_fail "bench/stale.sh fails on a report that names no commit" "names no series commit" \
 	"$HARNESS_ROOT/bench/stale.sh" "$tmp/nocommit.md"
 
+# memcg_file_gens counts the generations that hold the memcg's file pages
+# (no "x" after the file size) in lru_gen_full, and only the memcg's own
+cat >"$tmp/lru_gen_full" <<'EOF'
+memcg     1 /
+ node     0
+        100      90000          5x          0x
+                     0          0r          0e          0p          0r          0e          0p
+                           0T          0Y          0F          0A
+memcg     9 /bench
+ node     0
+         40       2000         12          7x
+                     0          1r          2e          0p          3r          4e          0p
+                           0T          0Y          0F          0A
+         41       1500          0        300 
+         42        800          3        900 
+         43         10          0       1200 
+memcg    10 /bench2
+ node     0
+         50         10          0         10 
+EOF
+expect_true "memcg_file_gens counts the file generations of its memcg" \
+	eval '[ "$(. "$S/guest/lib.sh"; memcg_file_gens bench "$tmp/lru_gen_full")" = 3 ]'
+
 # The workload report pairs FG with ORIG per repeat and names the series.
 printf '%s\n' series=abc1234 \
 	'arm=orig rep=1 release=o x=2.0' 'arm=fg rep=1 release=f x=1.0' \
@@ -180,6 +203,8 @@ expect_true "the Zipf report gives the median of the repeats' bounds" \
 	grep -qF ' 0.5000 | 0.4000 | 0.3000 | 10 |' "$tmp/z.md"
 expect_true "the Zipf report checks each window against its own repeat's stream" \
 	eval '! grep -q Warning "$tmp/z.md"'
+expect_true "the Zipf report pairs FG with ORIG per repeat" \
+	grep -qF '| 0.9 | 26 (2.5 : 1) | 1.000 [1.000–1.000], 0 of 2 |' "$tmp/z.md"
 sed 's/^\(arm=fg rep=2 .* reads=\)120/\1100/' "$tmp/z.results" >"$tmp/z2.results"
 zipf_report "$tmp/z2.results" >"$tmp/z2.md"
 expect_true "the Zipf report warns of a window that read another stream" \
