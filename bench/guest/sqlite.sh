@@ -13,10 +13,13 @@ here=$(dirname "$0")
 # shellcheck source=/dev/null # a benchmark conf
 . "$1"
 lru_gen=$2
+bin=$3
 db=$DATA_DIR/hot.db
 cold=$DATA_DIR/cold
 walk_log=/tmp/walk.log
 stop=/tmp/walk-stop
+gens_log=/tmp/gens.log
+sample_stop=/tmp/sample-stop
 
 guest_setup
 echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
@@ -69,17 +72,64 @@ walker() {
 	done
 }
 
-rm -f "$stop"
+# How many generations hold the memcg's file pages, every 0.2 s until
+# told to stop.  The base's bump (lru_gen_folio_seq(): a folio added with
+# PG_referenced goes to max_seq - 2) lands above min_seq only while there
+# are 4 of them; with 3 or fewer it is min_seq like any other.
+sample_file_gens() {
+	while [ ! -e "$sample_stop" ]; do
+		memcg_file_gens bench >>"$gens_log"
+		sleep 0.2
+	done
+}
+
+# Proactive aging (AGE_MS > 0): ask for a new generation every AGE_MS, as
+# a userspace working-set estimator does through the same file; the
+# kernel refuses (ERANGE) while the memcg already has MAX_NR_GENS.
+# Without MGLRU the same loop runs and writes nowhere, so that every arm
+# pays its CPU time.
+ager() {
+	local id pause to=/sys/kernel/debug/lru_gen
+
+	lru_gen_on || to=/dev/null
+	id=$(memcg_id bench)
+	pause=$(awk -v ms="$AGE_MS" 'BEGIN { print ms / 1000 }')
+	while [ ! -e "$stop" ]; do
+		echo "+ $id 0 $(memcg_max_seq bench)" >"$to" 2>/dev/null || true
+		sleep "$pause"
+	done
+}
+
+# The hot table's pages not in the page cache: a round reads them from disk.
+hot_missing() {
+	"$bin/resident" "$db" | tr -cd 0 | wc -c
+}
+
+rm -f "$stop" "$sample_stop"
 : >"$walk_log"
+: >"$gens_log"
 (echo $BASHPID >"$CGROOT/bench/cgroup.procs" && walker) &
 walker_pid=$!
+ager_pid=
+if [ "$AGE_MS" -gt 0 ]; then
+	ager &
+	ager_pid=$!
+fi
 for _ in $(seq 1 "$WARMUP_ROUNDS"); do round; done
 refaults0=$(memcg_stat bench workingset_refault_file)
 sectors0=$(disk_sectors_read)
 passes0=$(wc -l <"$walk_log")
+seqs0=$(memcg_seqs bench)
+sampler_pid=
+if lru_gen_on; then
+	sample_file_gens &
+	sampler_pid=$!
+fi
 times=()
+missing=0
 t_start=$(now)
 for _ in $(seq 1 "$ROUNDS"); do
+	missing=$((missing + $(hot_missing)))
 	t0=$(now)
 	round
 	times+=("$(elapsed "$t0" "$(now)")")
@@ -87,8 +137,9 @@ done
 t_end=$(now)
 pages=$((($(disk_sectors_read) - sectors0) / 8))
 refaults=$(($(memcg_stat bench workingset_refault_file) - refaults0))
-touch "$stop"
-wait "$walker_pid"
+seqs1=$(memcg_seqs bench)
+touch "$stop" "$sample_stop"
+wait "$walker_pid" $ager_pid $sampler_pid
 passes=$(($(wc -l <"$walk_log") - passes0))
 echo "round times: ${times[*]}"
 echo "RESULT" \
@@ -97,5 +148,9 @@ echo "RESULT" \
 	"walk_pass_s=$(tail -n +"$((passes0 + 1))" "$walk_log" |
 		awk '{ s += $2; n++ } END { printf "%.3f", n ? s / n : 0 }')" \
 	"walk_passes=$passes disk_pages=$pages refaults=$refaults" \
-	"file=$(memcg_stat bench file)"
+	"hot_missing=$(awk -v m="$missing" -v n="$ROUNDS" 'BEGIN { printf "%.1f", m / n }')" \
+	"file=$(memcg_stat bench file)" \
+	"agings=$((${seqs1#* } - ${seqs0#* }))" \
+	"$(awk '{ n++; s += $1; four += $1 == 4 }
+		END { printf "file_gens=%.2f gens4=%.2f", n ? s / n : 0, n ? four / n : 0 }' "$gens_log")"
 rmdir "$CGROOT/bench" 2>/dev/null || true
