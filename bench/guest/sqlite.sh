@@ -76,9 +76,14 @@ walker() {
 # told to stop.  The base's bump (lru_gen_folio_seq(): a folio added with
 # PG_referenced goes to max_seq - 2) lands above min_seq only while there
 # are 4 of them; with 3 or fewer it is min_seq like any other.
+# Without MGLRU the same reads run and record nothing, so that every arm
+# pays their CPU time (under TCG it shows in the round times).
 sample_file_gens() {
+	local gens
+
 	while [ ! -e "$sample_stop" ]; do
-		memcg_file_gens bench >>"$gens_log"
+		gens=$(memcg_file_gens bench)
+		if lru_gen_on; then echo "$gens" >>"$gens_log"; fi
 		sleep 0.2
 	done
 }
@@ -120,11 +125,8 @@ refaults0=$(memcg_stat bench workingset_refault_file)
 sectors0=$(disk_sectors_read)
 passes0=$(wc -l <"$walk_log")
 seqs0=$(memcg_seqs bench)
-sampler_pid=
-if lru_gen_on; then
-	sample_file_gens &
-	sampler_pid=$!
-fi
+sample_file_gens &
+sampler_pid=$!
 times=()
 missing=0
 t_start=$(now)
@@ -139,7 +141,7 @@ pages=$((($(disk_sectors_read) - sectors0) / 8))
 refaults=$(($(memcg_stat bench workingset_refault_file) - refaults0))
 seqs1=$(memcg_seqs bench)
 touch "$stop" "$sample_stop"
-wait "$walker_pid" $ager_pid $sampler_pid
+wait "$walker_pid" $ager_pid "$sampler_pid"
 passes=$(($(wc -l <"$walk_log") - passes0))
 echo "round times: ${times[*]}"
 echo "RESULT" \
