@@ -36,6 +36,16 @@ function cell(metric, arm, point, fmt,   n, s, m) {
 	return s " |"
 }
 
+# A Markdown table's header: the leading cells FIRST ("| a | b |", NFIRST
+# of them), then one column per COLS[1..N], upper-cased (arm names).
+function md_header(first, nfirst, cols, n,   i) {
+	printf "%s", first
+	for (i = 1; i <= n; i++) printf " %s |", toupper(cols[i])
+	printf "\n|"
+	for (i = 1; i <= nfirst + n; i++) printf "---|"
+	printf "\n"
+}
+
 # The report's heading: title, command, parameters, kernels and QEMU line.
 # Uses the -v variables overrides, conf, params, kconfigs, qemu and the arms a[1..na]
 # and their releases rel[] collected from the results.

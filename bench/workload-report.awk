@@ -19,11 +19,7 @@ END {
 	preamble(title ", " date, "bench/run-workload.sh")
 	printf "Each arm boots %d time(s), the arm order rotated per repeat; ", reps
 	printf "cells are `median [min–max] (±%% vs ORIG)`.\n\n"
-	printf "| metric |"
-	for (i = 1; i <= na; i++) printf " %s |", toupper(a[i])
-	printf "\n|---|"
-	for (i = 1; i <= na; i++) printf "---|"
-	printf "\n"
+	md_header("| metric |", 1, a, na)
 	for (j = 1; j <= nm; j++) {
 		if (split(m[j], f, "|") != 3) continue
 		printf "| %s (`%s`) |", f[2], f[1]

@@ -87,11 +87,8 @@ function paired_table(   cand, nc, c, np2, pr, i, j, xy) {
 	}
 	if (!np2) return
 	printf "\nPaired per repeat (the same streams): X / Y of disk pages per read, `median [min–max], K of N` "
-	printf "with K the repeats where X read less\n\n| θ | memcg MiB (data : memcg) |"
-	for (i = 1; i <= np2; i++) printf " %s |", toupper(pr[i])
-	printf "\n|---|---|"
-	for (i = 1; i <= np2; i++) printf "---|"
-	printf "\n"
+	printf "with K the repeats where X read less\n\n"
+	md_header("| θ | memcg MiB (data : memcg) |", 2, pr, np2)
 	for (j = 1; j <= np; j++) {
 		printf "%s", label(j)
 		for (i = 1; i <= np2; i++) {
