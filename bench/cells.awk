@@ -36,6 +36,22 @@ function cell(metric, arm, point, fmt,   n, s, m) {
 	return s " |"
 }
 
+# The ratios X/Y per repeat of BY[KX, r] and BY[KY, r] (both arms ran
+# repeat r's streams) as values of key K: sets med, lo and hi (stats())
+# and plower, the repeats where X is lower, and returns the number of
+# pairs.  5 of 5 on one side is the sign test's p = 1/32, one-sided.
+function paired_ratios(by, kx, ky, k,   r, n) {
+	n = plower = 0
+	for (r = 1; r <= reps; r++) {
+		if (!((kx SUBSEP r) in by) || !((ky SUBSEP r) in by) || by[ky SUBSEP r] <= 0)
+			continue
+		add(k, "-", "-", by[kx SUBSEP r] / by[ky SUBSEP r])
+		plower += by[kx SUBSEP r] < by[ky SUBSEP r]
+		n++
+	}
+	return n ? stats(k SUBSEP "-" SUBSEP "-") : 0
+}
+
 # A Markdown table's header: the leading cells FIRST ("| a | b |", NFIRST
 # of them), then one column per COLS[1..N], upper-cased (arm names).
 function md_header(first, nfirst, cols, n,   i) {

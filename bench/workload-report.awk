@@ -33,10 +33,9 @@ END {
 }
 
 # The ratio X/Y of each metric per repeat (both arms ran the same streams in
-# a repeat): median [min-max] and in how many repeats X was lower.  A range
-# that excludes 1 with every repeat on one side is the sign test's verdict
-# (5 of 5: p = 1/32 one-sided).
-function paired(x, y, na, nm,   i, j, r, n, lower, have, k) {
+# a repeat, bench/cells.awk: paired_ratios): median [min-max] and in how
+# many repeats X was lower.
+function paired(x, y, na, nm,   i, j, n, have) {
 	have = 0
 	for (i = 1; i <= na; i++) have += (a[i] == x) + (a[i] == y)
 	if (have != 2) return
@@ -45,16 +44,8 @@ function paired(x, y, na, nm,   i, j, r, n, lower, have, k) {
 	printf "| metric | ratio | %s lower |\n|---|---|---|\n", toupper(x)
 	for (j = 1; j <= nm; j++) {
 		if (split(m[j], f, "|") != 3) continue
-		k = "ratio " f[1] " " x " " y
-		n = lower = 0
-		for (r = 1; r <= reps; r++) {
-			if (!((f[1], x, r) in byrep) || !((f[1], y, r) in byrep) || byrep[f[1], y, r] <= 0)
-				continue
-			add(k, "-", "-", byrep[f[1], x, r] / byrep[f[1], y, r])
-			lower += byrep[f[1], x, r] < byrep[f[1], y, r]
-			n++
-		}
-		if (!stats(k SUBSEP "-" SUBSEP "-")) continue
-		printf "| `%s` | %.3f [%.3f–%.3f] | %d of %d |\n", f[1], med, lo, hi, lower, n
+		n = paired_ratios(byrep, f[1] SUBSEP x, f[1] SUBSEP y, "ratio " f[1] " " x " " y)
+		if (!n) continue
+		printf "| `%s` | %.3f [%.3f–%.3f] | %d of %d |\n", f[1], med, lo, hi, plower, n
 	}
 }

@@ -62,20 +62,13 @@ $1 ~ /^arm=/ {
 	rel[v["arm"]] = v["release"]
 	if (v["rep"] > reps) reps = v["rep"]
 }
-# X / Y of the miss ratio per repeat at point p (both arms read the
-# repeat's streams): "median [min–max], K of N" with K the repeats where X
-# read less; 5 of 5 is the sign test's p = 1/32, one-sided.
-function paired_cell(x, y, p,   r, n, lower) {
-	n = lower = 0
-	for (r = 1; r <= reps; r++) {
-		if (!((x, p, r) in missrep) || !((y, p, r) in missrep) || missrep[y, p, r] <= 0)
-			continue
-		add("pair " x " " y, "-", p, missrep[x, p, r] / missrep[y, p, r])
-		lower += missrep[x, p, r] < missrep[y, p, r]
-		n++
-	}
-	if (!stats("pair " x " " y SUBSEP "-" SUBSEP p)) return " – |"
-	return sprintf(" %.3f [%.3f–%.3f], %d of %d |", med, lo, hi, lower, n)
+# X / Y of the miss ratio per repeat at point p (bench/cells.awk:
+# paired_ratios): "median [min–max], K of N" with K the repeats where X
+# read less.
+function paired_cell(x, y, p,   n) {
+	n = paired_ratios(missrep, x SUBSEP p, y SUBSEP p, "pair " x " " y " " p)
+	if (!n) return " – |"
+	return sprintf(" %.3f [%.3f–%.3f], %d of %d |", med, lo, hi, plower, n)
 }
 # The paired table, for the pairs whose arms both ran.
 function paired_table(   cand, nc, c, np2, pr, i, j, xy) {

@@ -79,11 +79,11 @@ walker() {
 # Without MGLRU the same reads run and record nothing, so that every arm
 # pays their CPU time (under TCG it shows in the round times).
 sample_file_gens() {
-	local gens
+	local to=$gens_log
 
+	lru_gen_on || to=/dev/null
 	while [ ! -e "$sample_stop" ]; do
-		gens=$(memcg_file_gens bench)
-		if lru_gen_on; then echo "$gens" >>"$gens_log"; fi
+		memcg_file_gens bench >>"$to"
 		sleep 0.2
 	done
 }
