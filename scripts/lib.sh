@@ -18,7 +18,7 @@ SERIES_BRANCH=mglru-fg
 # The posting: its version (subject prefix "PATCH v$SERIES_VERSION") and the
 # fixed identity that patches/ carries so that the export is reproducible;
 # scripts/send.sh replaces it with the sender's own.
-SERIES_VERSION=5
+SERIES_VERSION=6
 SERIES_IDENTITY="MGLRU-FG Developers <mglru-fg@example.org>"
 
 # setting NAME: the user's value of the setting NAME (environment or make

@@ -2,7 +2,7 @@
 # The standalone stable fix of the refs == 1 placement (patches/stable/):
 # its tree, its KUnit test, the demo on it, and the series on top of it.
 #
-# usage: stable.sh tree|kunit|demo|series|export
+# usage: stable.sh tree|kunit|demo|series|on-fix|export
 #   tree    the base, the fix and its KUnit test (test/ beside the fix) on
 #           branch stable-fix-$STABLE_BASE in build/linux-stable-$STABLE_BASE;
 #           prints the tree's path
@@ -13,6 +13,10 @@
 #   series  (7.3) the series applied on top of the fix, with the patches of
 #           patches/stable/on-fix/ in place of the series' patches of the
 #           same number; fails unless it ends in the series' own tree
+#   on-fix  (7.3) rewrite patches/stable/on-fix/0009-*.patch from the trees:
+#           the series' patch 9, with its message, as the change from the
+#           fix and patches 1-8 (on-fix/0007 for 7) to the series' own tree
+#           after patch 9; run it after changing patch 9 and exporting
 #   export  write the stable tree's two commits back into the patch files
 # STABLE_BASE: 7.3 (default; patches/stable/) or 7.2 (patches/stable/7.2/,
 # Debian sid's linux-source-7.2, see scripts/base.env).
@@ -116,6 +120,43 @@ series_on_fix() {
 	log "the series on the fix: $n patches apply ($(find "$on_fix_dir" -name '*.patch' | wc -l) from patches/stable/on-fix/) and end in the series' own tree"
 }
 
+# Derive on-fix/0009 (see the usage above): the only part of patch 9 that
+# differs on the fix is context, so its content follows from the trees.
+on_fix_derive() {
+	local p n=0 on index tree8 base8 c9 tmp
+
+	[ "$STABLE_BASE" = 7.3 ] || die "on-fix: the series' base is 7.3 (STABLE_BASE=7.3)"
+	make_stable_tree
+	index=$(mktemp)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$index" "$tmp"' RETURN
+	GIT_INDEX_FILE=$index git -C "$TREE" read-tree "$branch~1"	# the fix, not its test
+	while read -r p; do
+		n=$((n + 1))
+		[ "$n" -lt 9 ] || break
+		on=$(find "$on_fix_dir" -maxdepth 1 -name "$(basename "$p" | cut -c1-4)-*.patch")
+		GIT_INDEX_FILE=$index git -C "$TREE" apply --cached "${on:-$p}" ||
+			die "does not apply on the fix: ${on:-$p}"
+	done < <(series_patches)
+	[ "$n" = 9 ] || die "on-fix: the series has fewer than 9 patches"
+	tree8=$(GIT_INDEX_FILE=$index git -C "$TREE" write-tree)
+	c9=$(git -C "$TREE" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH" | sed -n 9p)
+	base8=$(git -C "$TREE" commit-tree "$tree8" -m "the fix and patches 1-8")
+	c9=$(git -C "$TREE" log -1 --format=%B "$c9" |
+		GIT_AUTHOR_NAME=$(git -C "$TREE" log -1 --format=%an "$c9") \
+		GIT_AUTHOR_EMAIL=$(git -C "$TREE" log -1 --format=%ae "$c9") \
+		GIT_AUTHOR_DATE=$(git -C "$TREE" log -1 --format=%aD "$c9") \
+		git -C "$TREE" commit-tree "$c9^{tree}" -p "$base8")
+	git -C "$TREE" -c core.abbrev=12 -c diff.renames=true -c diff.algorithm=default \
+		-c format.signature= format-patch --quiet --zero-commit --no-signature \
+		--subject-prefix="PATCH v$SERIES_VERSION 09/$(series_patches | wc -l)" \
+		--start-number 9 -o "$tmp" -1 "$c9"
+	p=$(find "$tmp" -name '0009-*.patch')
+	find "$on_fix_dir" -maxdepth 1 -name '0009-*.patch' -delete
+	mv "$p" "$on_fix_dir/"
+	log "wrote ${on_fix_dir#"$HARNESS_ROOT"/}/$(basename "$p")"
+}
+
 case ${1:-} in
 tree)
 	make_stable_tree
@@ -135,10 +176,12 @@ demo)
 		"$HARNESS_ROOT/scripts/boot/demo.sh" "$(setting DEMO_SECONDS)" ;;
 series)
 	series_on_fix ;;
+on-fix)
+	on_fix_derive ;;
 export)
 	[ -e "$stable_tree/.git" ] || die "no stable tree at $stable_tree (stable.sh tree)"
 	format_patch "$fix_dir" "$branch~1"
 	format_patch "$test_dir" "$branch"
 	log "exported the fix and its test to ${fix_dir#"$HARNESS_ROOT"/}" ;;
-*) die "usage: stable.sh tree|kunit|demo|series|export  (STABLE_BASE=7.3|7.2)" ;;
+*) die "usage: stable.sh tree|kunit|demo|series|on-fix|export  (STABLE_BASE=7.3|7.2)" ;;
 esac
