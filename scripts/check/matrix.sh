@@ -5,17 +5,18 @@
 # without a warning in a touched file that the base does not have in the
 # same config: one of CONFIG_MEMCG and CONFIG_LRU_GEN off without the other
 # (with no THP and no swap; with btrfs and erofs, whose compressed reads
-# count PSI memstalls), 32-bit i386, and arm64 (cross).
+# count PSI memstalls), 32-bit i386 (with the cgroup v1 memory controller,
+# whose reparenting the series changes), and arm64 (cross).
 # Per-commit builds of the main configs are check-bisect.sh's job.
 #
 # usage: check-matrix.sh [ARCH:FRAGMENTS...]
 #   default: x86_64:base+no-thp+no-swap+no-memcg
-#            x86_64:base+btrfs+erofs+no-lru-gen i386:i386 arm64:arm64
+#            x86_64:base+btrfs+erofs+no-lru-gen i386:i386+memcg-v1 arm64:arm64
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 [ $# -gt 0 ] || set -- x86_64:base+no-thp+no-swap+no-memcg \
-	x86_64:base+btrfs+erofs+no-lru-gen i386:i386 arm64:arm64
+	x86_64:base+btrfs+erofs+no-lru-gen i386:i386+memcg-v1 arm64:arm64
 "$HARNESS_ROOT/scripts/mktree.sh"
 git -C "$TREE" rev-parse --verify --quiet "$SERIES_BRANCH" >/dev/null || die "no series branch"
 

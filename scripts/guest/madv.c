@@ -25,6 +25,15 @@
  *   madv pageout FILE MEMCG_DIR
  *	Read FILE four times, MADV_PAGEOUT it, read it again through the fd
  *	and report the workingset counters of memory.stat around the re-read.
+ *   madv reread read|sendfile FILE OTHER MEMCG_DIR PASSES
+ *	Read FILE PASSES times through one open fd, a page per read(2) or per
+ *	sendfile(2) to /dev/null, with an lseek() back to the start between
+ *	passes (a log re-read, a table scan); then read OTHER, as large as
+ *	FILE and not cached, once the same way; reclaim OTHER's size from
+ *	MEMCG_DIR with memory.reclaim and report how much of each file is
+ *	resident.
+ *   madv passes read|sendfile FILE PASSES
+ *	Only the passes of reread over FILE, through one fd.
  *   madv thp-split FILE MEMCG_DIR
  *	FILE is on a tmpfs mounted with huge=always: fill it, read it three
  *	times, map it, split its THPs with /sys/kernel/debug/split_huge_pages
@@ -51,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -593,6 +603,77 @@ static int cmd_pageout(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Read all of a file @passes times through the open @fd, a page per call,
+ * with read(2) or, with @use_sendfile, sendfile(2) to @sink (the splice
+ * path), seeking back to the start before each pass.
+ */
+static void read_passes(int fd, size_t size, int passes, bool use_sendfile, int sink)
+{
+	static char buf[CHUNK];
+	size_t done;
+	ssize_t n;
+
+	while (passes-- > 0) {
+		if (lseek(fd, 0, SEEK_SET))
+			die("lseek");
+		for (done = 0; done < size; done += n) {
+			if (use_sendfile)
+				n = sendfile(sink, fd, NULL, page_size);
+			else
+				n = read(fd, buf, page_size);
+			if (n <= 0)
+				die(use_sendfile ? "sendfile" : "read");
+		}
+	}
+}
+
+static int cmd_reread(int argc, char **argv)
+{
+	size_t size, other_size;
+	unsigned long left;
+	bool use_sendfile;
+	int fd, other, sink;
+	char *p;
+
+	if (argc != 5 || (strcmp(argv[0], "read") && strcmp(argv[0], "sendfile")))
+		usage("reread read|sendfile FILE OTHER MEMCG_DIR PASSES");
+	use_sendfile = !strcmp(argv[0], "sendfile");
+	fd = open_file(argv[1], O_RDONLY, &size);
+	other = open_file(argv[2], O_RDONLY, &other_size);
+	if (other_size != size) {
+		errno = 0;
+		die("%s and %s differ in size", argv[1], argv[2]);
+	}
+	sink = open_file("/dev/null", O_WRONLY, NULL);
+
+	read_passes(fd, size, atoi(argv[4]), use_sendfile, sink);
+	read_passes(other, size, 1, use_sendfile, sink);
+	memcg_reclaim(argv[3], size, "0");
+
+	printf("pages %zu\n", size / page_size);
+	p = map_file(fd, size, PROT_READ);
+	left = resident(p, size);
+	printf("reread_resident %lu\n", left);
+	if (left < size / page_size)
+		print_resident_runs(p, size, 8);
+	printf("once_resident %lu\n", resident(map_file(other, size, PROT_READ), size));
+	return 0;
+}
+
+static int cmd_passes(int argc, char **argv)
+{
+	size_t size;
+	int fd, sink;
+
+	if (argc != 3 || (strcmp(argv[0], "read") && strcmp(argv[0], "sendfile")))
+		usage("passes read|sendfile FILE PASSES");
+	fd = open_file(argv[1], O_RDONLY, &size);
+	sink = open_file("/dev/null", O_WRONLY, NULL);
+	read_passes(fd, size, atoi(argv[2]), !strcmp(argv[0], "sendfile"), sink);
+	return 0;
+}
+
 static int cmd_thp_split(int argc, char **argv)
 {
 	unsigned long thp, present, active, inactive;
@@ -621,6 +702,13 @@ static int cmd_thp_split(int argc, char **argv)
 	active = memcg_stat(cg, "active_anon");
 	inactive = memcg_stat(cg, "inactive_anon");
 
+	/*
+	 * Keep khugepaged away from the split range: a collapse puts the
+	 * pages into a new THP (refs 0, inactive) and unmaps them while it
+	 * runs, which this check once caught instead of the split.  An
+	 * existing THP stays as it is.
+	 */
+	do_madvise(p, size, MADV_NOHUGEPAGE, "MADV_NOHUGEPAGE");
 	split_huge_pages(p, size);
 	touch(p, size, 1);	/* map the pages again, as PTEs now */
 
@@ -697,6 +785,8 @@ int main(int argc, char **argv)
 		{ "cold", cmd_cold },
 		{ "cold-anon", cmd_cold_anon },
 		{ "pageout", cmd_pageout },
+		{ "reread", cmd_reread },
+		{ "passes", cmd_passes },
 		{ "thp-split", cmd_thp_split },
 		{ "refs-user", cmd_refs_user },
 	};
@@ -705,7 +795,7 @@ int main(int argc, char **argv)
 	page_size = sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2)
-		usage("madv smaps|cold|cold-anon|pageout|thp-split|refs-user ARGS...");
+		usage("madv smaps|cold|cold-anon|pageout|reread|passes|thp-split|refs-user ARGS...");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 2, argv + 2);

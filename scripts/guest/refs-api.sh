@@ -18,6 +18,26 @@
 #                     faulted back in through the mapping are refaults, but
 #                     neither workingset activations nor restores (multi-gen
 #                     LRU).
+#   reread-*          A file re-read ten times through one open fd, a page
+#                     per read(2) (reread-read-256k, reread-read-8m) or per
+#                     sendfile(2) (reread-sendfile-8m), with an lseek() to
+#                     the start before each pass, is kept when memory.reclaim
+#                     takes as much as a file read once after it: the
+#                     re-reads of data in memory are accesses, whatever
+#                     readahead window an earlier pass left in the open
+#                     file (issue 39, finding 3), and a splice that goes on
+#                     in the folio the last one ended in is no new access.
+#   stream-refault    With the multi-gen LRU: a file read once, reclaimed and
+#                     read again a page per read(2) through a new fd comes
+#                     back from disk by readahead, so the second read is the
+#                     stream's and counts only as a first access: the file
+#                     stays in the oldest generation (finding 3's other
+#                     side: the rule must still see a stream that reads
+#                     ahead).
+#   splice-small      With the multi-gen LRU: a 16 KiB file, one folio, sent
+#                     ten times with sendfile(2) from its start through one
+#                     fd leaves the oldest generation: a splice after a seek
+#                     accesses the folio the last one ended in.
 #   thp-split         Splitting an accessed shmem THP keeps every page
 #                     referenced (/proc/kpageflags) and keeps the memcg's
 #                     active_anon, which counts refs with MGLRU-FG.
@@ -42,7 +62,8 @@ THP_DIR=/mnt/refs-thp
 # per CPU); allow twice that where a count must not move.
 TOLERANCE=$((2 * 64 * $(nproc)))
 
-MEMCGS="refs-smaps refs-cold refs-cold-anon refs-pageout refs-thp refs-switch"
+MEMCGS="refs-smaps refs-cold refs-cold-anon refs-pageout refs-reread refs-stream refs-thp refs-switch"
+REREAD_PASSES=10
 
 failures=0
 # "classic-" in the pass with lru_gen switched off at run time
@@ -183,6 +204,71 @@ check_pageout() {
 	fi
 }
 
+# check_reread NAME MODE KIB: MODE read or sendfile, the files KIB KiB each
+check_reread() {
+	local name=$1 mode=$2 kb=$3 pages
+	local file=$DATA_DIR/refs-reread.dat other=$DATA_DIR/refs-once.dat
+
+	dd if=/dev/zero of="$file" bs=1K count="$kb" status=none
+	dd if=/dev/zero of="$other" bs=1K count="$kb" status=none
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	echo "#   readahead: $(cat "/sys/block/$DATA_DEV/queue/read_ahead_kb") KiB"
+	run_madv refs-reread reread "$mode" "$file" "$other" "$CGROOT/refs-reread" $REREAD_PASSES ||
+		{ not_ok "$name" "madv reread failed"; return; }
+	rmdir "$CGROOT/refs-reread" 2>/dev/null
+	pages=$(get pages)
+	# All the file re-read holds is in the youngest generations (on the
+	# active list), far from what reclaim takes; a page it lost is one
+	# whose re-reads counted as a first access only.
+	if [ "$(get reread_resident)" -lt "$pages" ]; then
+		not_ok "$name" "$(get reread_resident) of $pages pages of the file read $REREAD_PASSES times resident after reclaiming $pages ($(get once_resident) of the file read once)"
+	elif [ "$(get once_resident)" -gt $((pages / 4)) ]; then
+		not_ok "$name" "$(get once_resident) of $pages pages of the file read once still resident after reclaiming $pages"
+	else
+		ok "$name"
+	fi
+}
+
+# file_pages_above_oldest MEMCG: file pages in the memcg's generations
+# above the oldest one (node 0)
+file_pages_above_oldest() {
+	memcg_gens "$1" | awk 'NR > 1 { sum += $4 } END { print sum + 0 }'
+}
+
+# check_stream_gens NAME KIB MODE FIRST SECOND: a file of KIB KiB read
+# FIRST passes (MODE read or sendfile) in a new memcg, reclaimed if
+# SECOND is "reclaimed", then read once more through a new fd
+check_stream_gens() {
+	local name=$1 kb=$2 mode=$3 passes=$4 reclaim=$5 above pages=$(($2 * 1024 / $(getconf PAGESIZE)))
+	local file=$DATA_DIR/refs-stream.dat cg=refs-stream
+
+	lru_gen_on || { ok "$name" "not the multi-gen LRU"; return; }
+	dd if=/dev/zero of="$file" bs=1K count="$kb" status=none
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	make_memcg $cg max
+	in_memcg $cg "$MADV" passes "$mode" "$file" "$passes" ||
+		{ not_ok "$name" "madv passes failed"; return; }
+	if [ "$reclaim" = reclaimed ]; then
+		echo "${kb}K" >"$CGROOT/$cg/memory.reclaim" 2>/dev/null
+		in_memcg $cg "$MADV" passes "$mode" "$file" 1 ||
+			{ not_ok "$name" "madv passes failed"; return; }
+	fi
+	above=$(file_pages_above_oldest $cg)
+	echo "#   $pages pages; file pages above the oldest generation: $above"
+	lru_gen_summary $cg | sed 's/^/#/'
+	rmdir "$CGROOT/$cg" 2>/dev/null
+	rm -f "$file"
+	if [ "$reclaim" = reclaimed ] && [ "$above" -gt $((pages / 4)) ]; then
+		not_ok "$name" "$above file pages above the oldest generation after a stream read back $pages reclaimed pages"
+	elif [ "$reclaim" != reclaimed ] && [ "$above" -lt "$pages" ]; then
+		not_ok "$name" "$above file pages above the oldest generation after $passes passes over $pages pages"
+	else
+		ok "$name"
+	fi
+}
+
 check_thp_split() {
 	local name=thp-split pages
 
@@ -217,6 +303,11 @@ run_checks() {
 	check_cold_file
 	check_cold_anon
 	check_pageout
+	check_reread reread-read-256k read 256
+	check_reread reread-read-8m read 8192
+	check_reread reread-sendfile-8m sendfile 8192
+	check_stream_gens stream-refault 8192 read 1 reclaimed
+	check_stream_gens splice-small 16 sendfile 10 kept
 	check_thp_split
 }
 
