@@ -10,7 +10,7 @@
 SHELL := /bin/bash
 CONFIGS ?= base
 
-.PHONY: all demo check check-list test-harness validate deps tree export send build smoke kunit kunit-memcg stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
+.PHONY: all demo check check-full check-list test-harness validate deps tree trees export send build smoke kunit kunit-memcg stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
 
 # Same as make demo.
 all: demo
@@ -34,19 +34,26 @@ deps: validate
 
 # Get the base, apply patches/, build, boot under QEMU and run the MGLRU demo
 # (KARCH=arm64: cross-built, in qemu-system-aarch64 -M virt).
-demo: deps
+demo: tree
 	@scripts/boot/demo.sh
 
-# The test suite, what CI runs (docs/check.md); its steps: make check-list.
+# The test suite, what CI runs (docs/check.md): the steps of tier "check"
+# of make check-list, 45 minutes cold on 2 cores.
 check: deps
 	@scripts/check.sh
+
+# Every step, both tiers: every commit's builds, the config matrix, the
+# stable fix, the no-spare-bit KUnit kernel, the selftests parity.  Run it
+# before posting the series or resolving a change to patches/.
+check-full: deps
+	@scripts/check.sh --full
 
 # One step of make check and the steps it needs first, e.g. make check-sparse
 # or make check-boot-smoke (which builds the debug kernel first).
 check-%: deps
 	@scripts/check.sh --only $*
 
-# The steps of make check: name, the step it needs first, command.
+# The steps of make check and check-full: name, tier, the step it needs first, command.
 check-list:
 	@scripts/check.sh --list
 
@@ -55,8 +62,13 @@ test-harness:
 	@scripts/tests/harness.sh
 
 # The kernel tree: base commit + one commit per patch (SERIES=0: base worktree too).
+# The targets below make it first; the scripts they run only check it.
 tree: deps
 	@scripts/mktree.sh $(if $(filter 0,$(SERIES)),--orig)
+
+# The kernel tree and the base worktree, for the targets that build both arms.
+trees: deps
+	@scripts/mktree.sh --orig
 
 # Write the tree's commits back into patches/ (after editing them with git rebase).
 export:
@@ -64,7 +76,7 @@ export:
 
 # Mail patches/ as yourself (git config user.name/user.email): a dry run into
 # build/send/ unless SEND=1.  To/Cc come from the tree's get_maintainer.pl.
-send: deps
+send: tree
 	@scripts/send.sh
 
 # Build a kernel from configs/$(CONFIGS) fragments, e.g. CONFIGS="base debug".
@@ -73,64 +85,64 @@ build: deps
 	@scripts/build-kernel.sh $(CONFIGS)
 
 # The boot smoke test alone: debug kernel, memcg pressure, console check.
-smoke: deps
+smoke: tree
 	@scripts/boot/smoke.sh
 
 # The KUnit suites of the series, booted under QEMU: KARCH=x86_64 (KASAN) or arm64;
 # KUNIT_CONFIGS adds fragments, e.g. KUNIT_CONFIGS=refs-width-0 (no spare refs bit).
 KARCH ?= x86_64
-kunit: deps
+kunit: tree
 	@scripts/boot/kunit.sh $(KARCH) $(KUNIT_CONFIGS)
 
 # The same suites run again after boot from a cgroup of their own (x86_64's
 # debug kernel), with the suites that need a non-root or a dying memcg.
-kunit-memcg: deps
+kunit-memcg: tree
 	@scripts/boot/kunit-memcg.sh
 
 # boot-accounting at every commit from patch 9 on (about an hour; once per
 # change of the series, not in make check).
-accounting-series: deps
+accounting-series: tree
 	@scripts/check/accounting-series.sh
 
 # Mutation check of the KUnit suites: each scripts/kunit-mutations/*.diff
 # breaks one rule; every one must fail at least one case (about 15 min).
-kunit-mutations: deps
+kunit-mutations: tree
 	@scripts/check/kunit-mutations.sh $(KARCH)
 
 # The standalone stable fix (patches/stable/) on STABLE_BASE=7.3 (default) or
 # 7.2: build its KUnit kernel (configs/kunit-min), run its placement test, boot the demo.
 STABLE_BASE ?= 7.3
-stable: deps
+stable: tree
 	@STABLE_BASE=$(STABLE_BASE) scripts/stable.sh kunit
 	@STABLE_BASE=$(STABLE_BASE) scripts/stable.sh demo
 
 # The series on top of the stable fix (patches/stable/on-fix/ for the patches
 # that differ there): it must end in the series' own tree.
-stable-series: deps
+stable-series: tree
 	@scripts/stable.sh series
 
 # W=1 builds of the touched objects in the extra configs (MEMCG=n, LRU_GEN=n,
 # no THP, no swap, btrfs/erofs, i386, arm64); make cocci: coccinelle on the
 # touched files.
-matrix: deps
+matrix: tree
 	@scripts/check/matrix.sh
 
 # Coccinelle on the touched files, base vs series.
-cocci: deps
+cocci: tree
 	@scripts/check/cocci.sh
 
 # sparse on the touched files, base vs series (builds sparse 0.6.5~rc1 into the cache if needed).
-sparse: deps
+sparse: tree
 	@scripts/check/sparse.sh
 
 # One CLRU/ORIG/FG benchmark into bench/results/DATE-NAME.md: BENCH_CONF=
 # bench/zipf.conf (default), sweep, mixed, sqlite, pgbench, ... (bench/README.md).
 BENCH_CONF ?= bench/zipf.conf
-bench: deps
+bench: trees
 	@bench/run-all.sh --no-summary $(BENCH_CONF)
 
 # The whole suite, one report each plus bench/results/DATE-summary.md.
-bench-all: deps
+bench-all: trees
 	@bench/run-all.sh
 
 # Which reports of bench/results/ ran on the series at HEAD (fails if any is stale).
@@ -140,17 +152,17 @@ bench-stale:
 # Pipeline check of the Zipf benchmark: bound's unit tests + bench/quick.conf
 # on every arm (about 90 s once both kernels are built); make check runs it
 # with BENCH_CONFIGS="base selftests".
-bench-quick: deps
+bench-quick: trees
 	@bench/check-quick.sh
 
 # The kernel's mm and memcg selftests on ORIG and FG, with a parity report
 # (build/logs/selftests-parity.md); docs/selftests.md.  make check runs a
 # subset (SELFTESTS_CHECK in scripts/check.sh).
-selftests: deps
+selftests: trees
 	@scripts/boot/selftests.sh
 
 # stress-ng soak of the debug kernel with lru_gen flips and memcg churn.
-soak: deps
+soak: tree
 	@scripts/boot/soak.sh
 
 # Remove build outputs, keep the kernel tree.

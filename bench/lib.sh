@@ -42,7 +42,7 @@ build_arm() {
 		HARNESS_ARM=fixed HARNESS_KSRC=$tree HARNESS_KOBJ="$BUILD_DIR/obj/fixed-7.3-$(IFS=+; echo "$*")" \
 			"$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
 	else
-		SERIES=$series ensure_tree
+		SERIES=$series need_tree
 		SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
 	fi
 }

@@ -1,13 +1,21 @@
 #!/bin/bash
-# The test command ("make check", run by CI): every step is a test that
-# passes or fails; the run ends with "N passed, M failed" and exits
-# non-zero if anything failed.  A step whose prerequisite did not pass is
-# reported as "NOT RUN" and counts as one failure.
+# The test command ("make check", run by CI) and its second tier ("make
+# check-full", what a maintainer runs before posting): every step is a
+# test that passes or fails; the run ends with "N passed, M failed" and
+# exits non-zero if anything failed.  A step whose prerequisite did not
+# pass is reported as "NOT RUN" and counts as one failure.
 #
-# usage: check.sh                 every step, in the order of the table
-#        check.sh --only STEP...  those steps and their prerequisites
-#                                 (make check-STEP)
-#        check.sh --list          the table: step, prerequisite, command
+# Tiers: "check" steps test the tip's behaviour and fit CI's time (45
+# minutes cold on 2 cores); "full" steps add every commit's build, the
+# config matrix, the stable fix, the no-spare-bit KUnit kernel and the
+# ORIG/FG selftests parity.  make check runs the first tier, make
+# check-full both.
+#
+# usage: check.sh                 the steps of tier "check", in table order
+#        check.sh --full          every step (make check-full)
+#        check.sh --only STEP...  those steps and their prerequisites, of
+#                                 either tier (make check-STEP)
+#        check.sh --list          the table: step, tier, prerequisite, command
 #
 # The run makes the trees once (series-applies) and builds each kernel
 # once: the steps that boot a kernel get its image from the step that
@@ -33,55 +41,60 @@ SELFTESTS_CHECK=${SELFTESTS_CHECK:-"khugepaged-anon khugepaged-shmem split_huge_
 DEBUG_KERNEL=$(kernel_image x86_64 $DEBUG_CONFIGS)
 
 names=()
-declare -A prereq cmd status
+declare -A tier prereq cmd status
 
-# step NAME PREREQUISITE CMD...: a row of the table; PREREQUISITE is the
-# step that must have passed first, or "-".
+# step NAME TIER PREREQUISITE CMD...: a row of the table; TIER is "check"
+# or "full" (make check-full only); PREREQUISITE is the step that must
+# have passed first, or "-", and is of tier "check" if NAME is.
 step() {
-	local name=$1 pre=$2
+	local name=$1 t=$2 pre=$3
 
-	shift 2
+	shift 3
+	case $t in check | full) ;; *) die "step $name: tier '$t' is neither check nor full" ;; esac
+	[ "$pre" = - ] || [ "$t" = full ] || [ "${tier[$pre]:-}" = check ] ||
+		die "step $name of tier check needs $pre, which is not of tier check"
 	names+=("$name")
+	tier[$name]=$t
 	prereq[$name]=$pre
 	cmd[$name]=$(printf '%q ' "$@")
 }
 
-step harness-selftest - "$S/tests/harness.sh"
-step parity-selftest - "$S/tests/parity.sh"
-step series-applies - "$S/mktree.sh" --orig
-step checkpatch series-applies "$S/check/checkpatch.sh"
-step export-reproducible series-applies "$S/check/export.sh"
-step send-dry-run series-applies env SEND_NAME="Throwaway Tester" \
+step harness-selftest check - "$S/tests/harness.sh"
+step parity-selftest check - "$S/tests/parity.sh"
+step series-applies check - "$S/mktree.sh" --orig
+step checkpatch check series-applies "$S/check/checkpatch.sh"
+step export-reproducible check series-applies "$S/check/export.sh"
+step send-dry-run check series-applies env SEND_NAME="Throwaway Tester" \
 	SEND_EMAIL=tester@example.net "$S/send.sh"
-step bisect-build series-applies "$S/check/bisect.sh"
-step config-matrix series-applies "$S/check/matrix.sh"
-step coccinelle series-applies "$S/check/cocci.sh"
-step sparse series-applies "$S/check/sparse.sh"
+step bisect-build full series-applies "$S/check/bisect.sh"
+step config-matrix full series-applies "$S/check/matrix.sh"
+step coccinelle check series-applies "$S/check/cocci.sh"
+step sparse check series-applies "$S/check/sparse.sh"
 # the standalone stable fix (patches/stable/): the series applies on top
 # of it, and its placement test passes on the series' base
-step stable-series series-applies "$S/stable.sh" series
-step stable-kunit series-applies "$S/stable.sh" kunit
+step stable-series full series-applies "$S/stable.sh" series
+step stable-kunit full series-applies "$S/stable.sh" kunit
 # shellcheck disable=SC2086 # a list of fragment names
-step build-debug series-applies env KARCH=x86_64 "$S/build-kernel.sh" $DEBUG_CONFIGS
-step harness-guest-paths build-debug "$S/tests/guest-paths.sh" "$DEBUG_KERNEL"
-step kunit-x86_64 build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit.sh" x86_64
+step build-debug check series-applies env KARCH=x86_64 "$S/build-kernel.sh" $DEBUG_CONFIGS
+step harness-guest-paths check build-debug "$S/tests/guest-paths.sh" "$DEBUG_KERNEL"
+step kunit-x86_64 check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit.sh" x86_64
 # the same suites again after boot, from a cgroup of their own (private
 # counters), with the ones that need a non-root or a dying memcg
-step kunit-memcg build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit-memcg.sh"
+step kunit-memcg check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit-memcg.sh"
 # the same suites with no spare refs bit (32-bit, KASAN tags), on the
 # light KUnit kernel (configs/kunit-min.config)
-step kunit-width-0 series-applies "$S/boot/kunit.sh" --light x86_64 refs-width-0
-step boot-smoke build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/smoke.sh" "$SMOKE_SECONDS"
-step boot-accounting build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/accounting.sh" --fg
-step boot-refs-api build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/refs-api.sh"
-step boot-memcg-churn build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/memcg-churn.sh" "$CHURN_SECONDS"
+step kunit-width-0 full series-applies "$S/boot/kunit.sh" --light x86_64 refs-width-0
+step boot-smoke check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/smoke.sh" "$SMOKE_SECONDS"
+step boot-accounting check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/accounting.sh" --fg
+step boot-refs-api check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/refs-api.sh"
+step boot-memcg-churn check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/memcg-churn.sh" "$CHURN_SECONDS"
 # ORIG and FG built alike ("base selftests"), for the steps that compare
 # the two: the kernel's own selftests, a subset of make selftests (see
 # SELFTESTS_CHECK), and the benchmark's quick mode (bench/quick.conf).
-step build-orig-fg series-applies "$S/boot/selftests.sh" --build-only
+step build-orig-fg check series-applies "$S/boot/selftests.sh" --build-only
 # shellcheck disable=SC2086 # a list of labels
-step selftests-parity build-orig-fg env HARNESS_SELFTESTS_BUILT=1 "$S/boot/selftests.sh" $SELFTESTS_CHECK
-step bench-quick build-orig-fg env BENCH_CONFIGS="base selftests" "$HARNESS_ROOT/bench/check-quick.sh"
+step selftests-parity full build-orig-fg env HARNESS_SELFTESTS_BUILT=1 "$S/boot/selftests.sh" $SELFTESTS_CHECK
+step bench-quick check build-orig-fg env BENCH_CONFIGS="base selftests" "$HARNESS_ROOT/bench/check-quick.sh"
 
 # with_prerequisites STEP...: the steps and, before each, its chain of
 # prerequisites, in table order, each once
@@ -100,14 +113,19 @@ with_prerequisites() {
 	done
 }
 
-selected=("${names[@]}")
+selected=()
+for n in "${names[@]}"; do
+	[ "${tier[$n]}" != check ] || selected+=("$n")
+done
 case ${1:-} in
 --list)
 	for n in "${names[@]}"; do
 		c=${cmd[$n]% }
-		printf '%-20s %-15s %s\n' "$n" "${prereq[$n]}" "${c//"$HARNESS_ROOT"\//}"
+		printf '%-20s %-5s %-15s %s\n' "$n" "${tier[$n]}" "${prereq[$n]}" "${c//"$HARNESS_ROOT"\//}"
 	done
 	exit 0 ;;
+--full)
+	selected=("${names[@]}") ;;
 --only)
 	shift
 	[ $# -gt 0 ] || die "usage: check.sh --only STEP..."
@@ -116,7 +134,7 @@ case ${1:-} in
 	done
 	mapfile -t selected < <(with_prerequisites "$@") ;;
 "") ;;
-*) die "usage: check.sh [--only STEP... | --list]" ;;
+*) die "usage: check.sh [--full | --only STEP... | --list]" ;;
 esac
 
 need_disk "$BUILD_DIR" "$(setting CHECK_DISK_GB)" "make check"

@@ -221,14 +221,23 @@ source_tree() {
 	fi
 }
 
-# ensure_tree: make (or bring up to date) the tree that SERIES selects, as
-# the entry points do before they build (scripts/build-kernel.sh does not).
-ensure_tree() {
-	if [ "${SERIES:-1}" = 0 ]; then
-		"$HARNESS_ROOT/scripts/mktree.sh" --orig
-	else
-		"$HARNESS_ROOT/scripts/mktree.sh"
+# need_tree [--orig]: fail unless the kernel tree is made from patches/ as
+# they are now (and, with --orig or SERIES=0, the base worktree is there).
+# Only the entry points make trees (the make targets, check.sh's
+# series-applies, stable.sh for the stable fix's own trees); the jobs
+# below them check and never make one, so that one run tests one tree.
+need_tree() {
+	local hint="run 'make tree' (scripts/mktree.sh --orig) first"
+
+	[ -d "$TREE/.git" ] || die "no kernel tree at $TREE: $hint"
+	[ "$(git -C "$TREE" config mglru-fg.series-id || true)" = "$(series_id)" ] ||
+		die "the kernel tree at $TREE is not made from patches/ as they are now: $hint"
+	if [ "${1:-}" = --orig ] || [ "${SERIES:-1}" = 0 ]; then
+		[ "$(git -C "$ORIG_TREE" rev-parse HEAD 2>/dev/null || true)" = \
+			"$(git -C "$TREE" rev-parse "$BASE_TAG")" ] ||
+			die "no base worktree at $ORIG_TREE: $hint"
 	fi
+	return 0
 }
 
 # Arm name used in build/log directory names and the kernel release:

@@ -32,7 +32,7 @@ patches=("$PATCH_DIR"/[0-9][0-9][0-9][0-9]-*.patch)
 [ ${#patches[@]} -gt 1 ] || die "no series in $PATCH_DIR (make export)"
 
 # get_maintainer.pl reads the tree's MAINTAINERS; the series must apply to it.
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 [ -x "$TREE/scripts/get_maintainer.pl" ] || die "no scripts/get_maintainer.pl in $TREE"
 
 out=$BUILD_DIR/send

@@ -47,7 +47,7 @@ one_patch() {
 # The base repository: the series' tree for 7.3, a base-only import for 7.2.
 make_base_repo() {
 	if [ "$STABLE_BASE" = 7.3 ]; then
-		"$HARNESS_ROOT/scripts/mktree.sh"
+		need_tree
 	else
 		# PATCH_DIR with no patches: mktree.sh imports the base alone
 		HARNESS_TREE=$base_repo HARNESS_PATCH_DIR=$BUILD_DIR/no-patches \

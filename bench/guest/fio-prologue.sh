@@ -11,8 +11,9 @@ here=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck disable=SC2034 # lru_gen is for the sourcing script
 lru_gen=$2
 
-# run_fio THETA SEED LOOPS: the fio job in memcg "bench", fio's --minimal line
+# run_fio THETA SEED LOOPS: the fio job in memcg FIO_MEMCG (default "bench";
+# empty: the root cgroup), fio's --minimal line
 run_fio() {
 	zipf_job "$@"
-	in_memcg bench fio "${job[@]}" --ioengine="$IOENGINE" --minimal
+	in_memcg "${FIO_MEMCG-bench}" fio "${job[@]}" --ioengine="$IOENGINE" --minimal
 }

@@ -10,36 +10,17 @@
 # Prints "RESULT key=value..." with both points.
 set -euo pipefail
 . "$(dirname "$0")/fio-prologue.sh" "$@"
+. "$(dirname "$0")/scan-disk.sh"
 # Each repeat its own stretch of the streams, the same on every arm.
 rep=$(bench_rep)
 warmup_seed=$(repeat_seed "$WARMUP_SEED" "$rep")
 window_seed=$(repeat_seed "$WINDOW_SEED" "$rep")
-SCAN_DIR=/mnt/scan
-scan_file=$SCAN_DIR/scan.dat
-
 guest_setup
 echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
 echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
 
-# The second disk holds the cold file instead of swap: its reads must not
-# count as the data disk's.
-swapoff "/dev/$SWAP_DEV" 2>/dev/null || true
-dd if=/dev/zero of="/dev/$SWAP_DEV" bs=4k count=1 status=none  # the swap signature
-mkfs.ext4 -q "/dev/$SWAP_DEV"
-mkdir -p "$SCAN_DIR"
-mount -t ext4 "/dev/$SWAP_DEV" "$SCAN_DIR"
-dd if=/dev/zero of="$scan_file" bs=1M count="$SCAN_MB" status=none
+make_scan_disk
 lay_out_file "$ZIPF_FILE" "$DATA_MB"
-
-# Read the cold file from start to end, again and again, in memcg $1,
-# until $scan_stop exists.
-scan_stop=/tmp/scan-stop
-scan_loop() {
-	rm -f "$scan_stop"
-	in_memcg "$1" sh -c 'until [ -e "$2" ]; do dd if="$0" of=/dev/null bs="$1" status=none; done' \
-		"$scan_file" "$SCAN_BS" "$scan_stop" >/dev/null
-}
-
 
 # run_point NAME SCAN(0|1): print NAME_pages_per_read=... and the rest.
 run_point() {
@@ -67,11 +48,7 @@ run_point() {
 		"$name" "$(awk -v p="$refaults" -v r="$reads" 'BEGIN { printf "%.4f", p / r }')" \
 		"$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" \
 		"$name" $((($(disk_sectors_read "$SWAP_DEV") - scan0) / 2048))
-	if [ -n "$scanner" ]; then
-		touch "$scan_stop"
-		pkill -x dd || true
-		wait "$scanner" 2>/dev/null || true
-	fi
+	[ -z "$scanner" ] || stop_scan "$scanner"
 	# For a look at why an arm did better or worse (console log only).
 	{
 		echo "point $name: reads=$reads disk_pages=$pages refaults=$refaults"

@@ -18,7 +18,7 @@ if [ -n "${HARNESS_KERNEL:-}" ]; then
 	kernel=$HARNESS_KERNEL
 	[ -f "$kernel" ] || die "HARNESS_KERNEL=$kernel: no such image"
 else
-	[ -n "${HARNESS_KSRC:-}" ] || ensure_tree
+	[ -n "${HARNESS_KSRC:-}" ] || need_tree
 	# shellcheck disable=SC2086 # a list of fragment names
 	kernel=$("$HARNESS_ROOT/scripts/build-kernel.sh" $configs)
 fi

@@ -27,7 +27,7 @@ command -v $cc >/dev/null ||
 	die "$cc not found: install Debian's gcc-aarch64-linux-gnu (make deps)"
 
 log "cross-building the arm64 kernel (about 20 min cold on 2 cores, 1 min with a warm ccache)"
-ensure_tree
+need_tree
 kernel=$(KARCH=arm64 "$HARNESS_ROOT/scripts/build-kernel.sh" arm64 arm64-demo)
 
 mkdir -p "$dir/root" "$BUILD_DIR/logs"

@@ -16,7 +16,7 @@ arm64) exec "$HARNESS_ROOT/scripts/boot/demo-arm64.sh" "$seconds" ;;
 esac
 log "building the kernel (up to 35 min cold on 2 cores, 1 min with a warm ccache)"
 # HARNESS_DEMO_CONFIGS (internal): scripts/stable.sh boots the bench's kernel
-[ -n "${HARNESS_KSRC:-}" ] || ensure_tree
+[ -n "${HARNESS_KSRC:-}" ] || need_tree
 # shellcheck disable=SC2086 # a list of fragment names
 kernel=$("$HARNESS_ROOT/scripts/build-kernel.sh" ${HARNESS_DEMO_CONFIGS:-base})
 mkdir -p "$BUILD_DIR/logs"

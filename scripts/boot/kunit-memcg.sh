@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 src=${HARNESS_KSRC:-$TREE}
-[ -n "${HARNESS_KSRC:-}" ] || ensure_tree
+[ -n "${HARNESS_KSRC:-}" ] || need_tree
 out=$(mktemp -d "$BUILD_DIR/kunit-memcg.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 ktap=$BUILD_DIR/logs/kunit-memcg.ktap

@@ -62,7 +62,7 @@ load_arch "$arch"
 accel=$(qemu_accel)
 
 src=${HARNESS_KSRC:-$TREE}
-"$HARNESS_ROOT/scripts/mktree.sh"
+[ -n "${HARNESS_KSRC:-}" ] || need_tree
 expected=$(kunit_case_count "$src")
 
 # The series ships mm/tests/.kunitconfig for "kunit.py run --kunitconfig=

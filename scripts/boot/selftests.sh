@@ -79,8 +79,7 @@ console_check() { # console_check LOG -> prints a note, fails on problems
 	fi
 }
 
-"$S/mktree.sh"
-SERIES=0 "$S/mktree.sh" --orig
+need_tree --orig
 declare -A kernel
 start=$SECONDS
 if [ "${HARNESS_SELFTESTS_BUILT:-0}" = 1 ]; then

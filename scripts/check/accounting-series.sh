@@ -16,7 +16,7 @@ set -euo pipefail
 
 first=${1:-9}
 configs="base debug smp"
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 mapfile -t commits < <(series_commits)
 last=${2:-${#commits[@]}}
 [ "${#commits[@]}" -ge "$last" ] || die "the series has ${#commits[@]} patches, fewer than $last"

@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 [ $# -gt 0 ] || set -- base base+no-lru-gen+no-memcg
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 wt=$BISECT_TREE
 commits=$(series_commits)
 [ -n "$commits" ] || { log "no patches: nothing to bisect"; exit 0; }

@@ -4,7 +4,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 # checkpatch runs scripts/spdxcheck.py with the first python3 on PATH; make
 # it Debian's, which has python3-ply, not a private one without it.
 PATH=/usr/bin:$PATH

@@ -21,7 +21,7 @@ ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"
 # incomplete, so it stops the run (below) instead of passing or counting as
 # a report.
 COCCI_TIMEOUT=${COCCI_TIMEOUT:-600}
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 files=$(git -C "$TREE" diff --name-only --diff-filter=AM "$BASE_TAG" "$SERIES_BRANCH" -- '*.c')
 [ -n "$files" ] || { log "the series touches no .c file"; exit 0; }
 

@@ -7,16 +7,20 @@ set -euo pipefail
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 [ ! -d "$PATCH_DIR" ] || cp -a "$PATCH_DIR/." "$tmp/"
 # Export into a scratch copy so that patches/ itself is never rewritten.
 HARNESS_PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/export-series.sh"
 git -C "$TREE" config mglru-fg.series-id "$(series_id)"
+mkdir -p "$PATCH_DIR"
+if ! diff -ru --exclude=stable "$PATCH_DIR" "$tmp" >&2; then
+	die "patches/ differs from 'make export' of the tree"
+fi
 # The stable fix and its test too, from their tree on 7.3 (the 7.2
-# backport needs the 7.2 tarball, which make check does not fetch).
+# backport needs the 7.2 tarball, which make check does not fetch); the
+# series in $tmp is now patches/'s, so the tree passes stable.sh's need_tree.
 HARNESS_PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/stable.sh" tree >/dev/null
 HARNESS_PATCH_DIR=$tmp "$HARNESS_ROOT/scripts/stable.sh" export
-mkdir -p "$PATCH_DIR"
 if ! diff -ru "$PATCH_DIR" "$tmp" >&2; then
 	die "patches/ differs from 'make export' of the tree"
 fi

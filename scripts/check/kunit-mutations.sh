@@ -12,7 +12,7 @@ set -euo pipefail
 arch=${1:-x86_64}
 shift || true
 [ $# -gt 0 ] || set -- "$HARNESS_ROOT"/scripts/kunit-mutations/*.diff
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes: commit or stash them first"
 

@@ -17,7 +17,7 @@ set -euo pipefail
 
 [ $# -gt 0 ] || set -- x86_64:base+no-thp+no-swap+no-memcg \
 	x86_64:base+btrfs+erofs+no-lru-gen i386:i386+memcg-v1 arm64:arm64
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 git -C "$TREE" rev-parse --verify --quiet "$SERIES_BRANCH" >/dev/null || die "no series branch"
 
 touched=$(git -C "$TREE" diff --name-only "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' '*.h')

@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-"$HARNESS_ROOT/scripts/mktree.sh"
+need_tree
 wt=$BISECT_TREE
 obj=$BUILD_DIR/obj/sparse-base
 [ "$(git -C "$TREE" rev-list --count "$BASE_TAG..$SERIES_BRANCH")" -gt 0 ] ||

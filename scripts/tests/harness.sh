@@ -108,6 +108,38 @@ expect_true "check.sh: a run with a failure exits non-zero" [ "$status" != 0 ]
 expect_fail "check.sh: an unknown step is refused" "no step 'nope'" "$S/check.sh" --only nope
 expect_fail "check.sh: too little disk is one error up front" "but only" \
 	env CHECK_DISK_GB=1000000 BUILD_DIR="$tmp/build-disk" "$S/check.sh" --only harness-selftest
+# the two tiers: make check leaves the every-commit and every-config
+# steps to make check-full, and no step of make check waits on one of them
+list=$("$S/check.sh" --list)
+expect_true "check.sh --list: every step is of tier check or full" \
+	awk '$2 != "check" && $2 != "full" { exit 1 }' <<<"$list"
+for s in bisect-build config-matrix stable-kunit kunit-width-0 selftests-parity; do
+	expect_true "check.sh: $s is of tier full" grep -qE "^$s +full " <<<"$list"
+done
+for s in checkpatch sparse coccinelle kunit-x86_64 kunit-memcg boot-refs-api bench-quick; do
+	expect_true "check.sh: $s is of tier check" grep -qE "^$s +check " <<<"$list"
+done
+expect_true "check.sh: no step of tier check needs one of tier full" \
+	awk '{ t[$1] = $2 } $2 == "check" && $3 != "-" && t[$3] != "check" { exit 1 }' <<<"$list"
+n_check=$(awk '$2 == "check"' <<<"$list" | wc -l)
+n_all=$(wc -l <<<"$list")
+expect_true "README: make check's $n_check steps" grep -q "the $n_check steps of tier \"check\"" "$HARNESS_ROOT/README.md"
+expect_true "README: make check-full's $n_all steps" grep -q "runs all $n_all steps" "$HARNESS_ROOT/README.md"
+# Downhill: only the entry points make the kernel tree (the make targets,
+# check.sh's series-applies, stable.sh for the stable fix's 7.2 tree);
+# every job below them checks it (need_tree) and never remakes it.
+makers=$(cd "$HARNESS_ROOT" && grep -rlE '/mktree\.sh"' scripts bench --include='*.sh' |
+	grep -vxE 'scripts/(check|stable)\.sh|scripts/tests/.*' || true)
+expect_true "only check.sh and stable.sh call mktree.sh (also: ${makers:-none})" [ -z "$makers" ]
+expect_fail "a job below the entry points refuses a tree that patches/ did not make" \
+	"is not made from patches/ as they are now" \
+	env KERNEL_REF=work BUILD_DIR="$tmp/build-good" HARNESS_PATCH_DIR="$tmp/none" \
+	bash -c '. "$0/scripts/lib.sh"; need_tree' "$HARNESS_ROOT"
+expect_ok "need_tree passes the tree that patches/ made" \
+	env BUILD_DIR="$tmp/build-good" HARNESS_PATCH_DIR="$tmp/good" \
+	bash -c '. "$0/scripts/lib.sh"; need_tree' "$HARNESS_ROOT"
+expect_fail "need_tree names the missing tree" "no kernel tree at" \
+	env BUILD_DIR="$tmp/build-absent" bash -c '. "$0/scripts/lib.sh"; need_tree' "$HARNESS_ROOT"
 
 # Round trip: patches -> tree -> patches must not change a byte, even
 # after the tree is thrown away and rebuilt from the exported files.

@@ -1,0 +1,112 @@
+#!/bin/bash
+# Guest side of the root-cgroup benchmark (bench/rootscan.conf, issue 39
+# item 2): fio reads a Zipf-hot file in the root cgroup, in a guest too
+# small for it, while dd streams a cold file in a loop in a child memcg
+# with a limit of its own.  The child's evictions advance the eviction
+# clock of its ancestors, the root's included; the root's own refaults
+# must still reach its refault controllers.  The root's numbers are its
+# own: the system's (/proc/vmstat) less the child's (memory.stat).
+# usage: rootscan.sh CONF LRU_GEN_ENABLED
+# Prints "RESULT key=value...".
+set -euo pipefail
+. "$(dirname "$0")/fio-prologue.sh" "$@"
+. "$(dirname "$0")/scan-disk.sh"
+rep=$(bench_rep)
+warmup_seed=$(repeat_seed "$WARMUP_SEED" "$rep")
+window_seed=$(repeat_seed "$WINDOW_SEED" "$rep")
+# shellcheck disable=SC2034 # for run_fio: the root cgroup
+FIO_MEMCG=''
+CHILD=stream
+samples=/tmp/rootscan-samples
+
+guest_setup
+echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
+echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
+make_scan_disk
+lay_out_file "$ZIPF_FILE" "$DATA_MB"
+
+# root_own KEY: the root cgroup's own count of a memory.stat event: the
+# root's (hierarchical) less the child's.  Reading the root's flushes
+# the whole tree's counters first, so the two agree.
+root_own() {
+	local all
+	all=$(awk -v k="$1" '$1 == k { print $2 }' "$CGROOT/memory.stat")
+	echo $((all - $(memcg_stat "$CHILD" "$1")))
+}
+
+# The root lruvec's file refaults as its tier controllers count them:
+# refaulted[] of the oldest file generation's history slot, the one that
+# lru_gen_refault() adds to, summed over the tiers ("SEQ REFAULTED", from
+# /sys/kernel/debug/lru_gen_full: the first generation whose file size is
+# not marked "x" and the "r" column of the file type on its tier lines).
+root_ctrl_sample() {
+	memcg_section /sys/kernel/debug/lru_gen_full "" | awk '
+		NF == 4 && $1 ~ /^[0-9]+$/ { if (seq == "" && $4 !~ /x$/) { seq = $1; mine = 1 } else mine = 0; next }
+		mine && NF == 7 && $1 ~ /^[0-9]+$/ { refaulted += $5 }
+		END { print seq, refaulted + 0 }'
+}
+
+# Sample root_ctrl_sample every SAMPLE_S seconds into $samples until killed.
+sample_ctrl() {
+	root_ctrl_sample >"$samples"
+	while sleep "$SAMPLE_S"; do
+		root_ctrl_sample >>"$samples"
+	done
+}
+
+# The refaults the controllers counted in the window, from the samples:
+# the increments of one slot, and when the oldest generation moves on
+# (its slot folded into the averages and cleared), the new slot's count.
+ctrl_counted() {
+	awk 'NR > 1 { n += ($1 == seq && $2 >= r) ? $2 - r : $2 } { seq = $1; r = $2 } END { print n + 0 }' "$samples"
+}
+
+echo 3 >/proc/sys/vm/drop_caches
+preload_fio "$DATA_DIR"
+make_memcg "$CHILD" "${CHILD_MEMCG_MB}M"
+scan_loop "$CHILD" &
+scanner=$!
+run_fio "$THETA" "$warmup_seed" "$WARMUP_LOOPS" >/dev/null
+refaults0=$(root_own workingset_refault_file)
+activations0=$(root_own workingset_activate_file)
+steals0=$(root_own pgsteal)
+sectors0=$(disk_sectors_read)
+scan0=$(disk_sectors_read "$SWAP_DEV")
+sampler=
+if lru_gen_on; then
+	sample_ctrl &
+	sampler=$!
+fi
+t0=$(date +%s.%N)
+out=$(run_fio "$THETA" "$window_seed" "$WINDOW_LOOPS")
+t1=$(date +%s.%N)
+if [ -n "$sampler" ]; then
+	kill "$sampler"
+	wait "$sampler" 2>/dev/null || true
+	root_ctrl_sample >>"$samples"
+fi
+reads=$(awk -F';' '{ print int($6 / 4) }' <<<"$out")
+pages=$((($(disk_sectors_read) - sectors0) / 8))
+refaults=$(($(root_own workingset_refault_file) - refaults0))
+activations=$(($(root_own workingset_activate_file) - activations0))
+steals=$(($(root_own pgsteal) - steals0))
+scan_mb=$((($(disk_sectors_read "$SWAP_DEV") - scan0) / 2048))
+stop_scan "$scanner"
+counted=0
+[ -z "$sampler" ] || counted=$(ctrl_counted)
+
+# For a look at why an arm did better or worse (console log only).
+{
+	echo "root: reads=$reads disk_pages=$pages refaults=$refaults activations=$activations pgsteal=$steals"
+	echo "root controller samples (oldest file seq, refaulted): counted $counted"
+	tr '\n' ' ' <"$samples" 2>/dev/null || true
+	echo
+	grep -E '^workingset_(refault|activate|restore)_file |^pgsteal ' "$CGROOT/$CHILD/memory.stat" | tr '\n' ' '
+	echo
+	if lru_gen_on; then memcg_section /sys/kernel/debug/lru_gen_full ""; fi
+} >&2
+awk -v seed="$window_seed" -v p="$pages" -v r="$reads" -v f="$refaults" -v a="$activations" \
+	-v s="$steals" -v c="$counted" -v m="$scan_mb" -v t0="$t0" -v t1="$t1" 'BEGIN {
+	printf "RESULT seed=%s pages_per_read=%.4f refaults_per_read=%.4f activations_per_read=%.4f", seed, p / r, f / r, a / r
+	printf " refault_rate=%.4f ctrl_share=%.4f scan_mb=%d window_s=%.2f\n", s ? f / s : 0, f ? c / f : 0, m, t1 - t0
+}'
