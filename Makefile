@@ -38,7 +38,7 @@ demo: tree
 	@scripts/boot/demo.sh
 
 # The test suite, what CI runs (docs/check.md): the steps of tier "check"
-# of make check-list, 45 minutes cold on 2 cores.
+# of make check-list (aimed at 45 minutes cold on 2 cores; docs/check.md).
 check: deps
 	@scripts/check.sh
 
