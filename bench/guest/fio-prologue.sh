@@ -10,6 +10,13 @@ here=$(dirname "${BASH_SOURCE[0]}")
 . "$here/../zipf-job.sh"
 # shellcheck disable=SC2034 # lru_gen is for the sourcing script
 lru_gen=$2
+# Each repeat its own stretch of the streams, the same on every arm.
+# shellcheck disable=SC2034 # for the sourcing script
+rep=$(bench_rep)
+# shellcheck disable=SC2034
+warmup_seed=$(repeat_seed "$WARMUP_SEED" "$rep")
+# shellcheck disable=SC2034
+window_seed=$(repeat_seed "$WINDOW_SEED" "$rep")
 
 # run_fio THETA SEED LOOPS: the fio job in memcg FIO_MEMCG (default "bench";
 # empty: the root cgroup), fio's --minimal line

@@ -11,9 +11,6 @@
 set -euo pipefail
 . "$(dirname "$0")/fio-prologue.sh" "$@"
 . "$(dirname "$0")/scan-disk.sh"
-rep=$(bench_rep)
-warmup_seed=$(repeat_seed "$WARMUP_SEED" "$rep")
-window_seed=$(repeat_seed "$WINDOW_SEED" "$rep")
 # shellcheck disable=SC2034 # for run_fio: the root cgroup
 FIO_MEMCG=''
 CHILD=stream

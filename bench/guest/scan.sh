@@ -11,10 +11,6 @@
 set -euo pipefail
 . "$(dirname "$0")/fio-prologue.sh" "$@"
 . "$(dirname "$0")/scan-disk.sh"
-# Each repeat its own stretch of the streams, the same on every arm.
-rep=$(bench_rep)
-warmup_seed=$(repeat_seed "$WARMUP_SEED" "$rep")
-window_seed=$(repeat_seed "$WINDOW_SEED" "$rep")
 guest_setup
 echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
 echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"

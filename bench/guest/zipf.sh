@@ -13,9 +13,6 @@ set -euo pipefail
 . "$(dirname "$0")/fio-prologue.sh" "$@"
 shift 2
 guest_setup
-rep=$(bench_rep)
-warmup_seed=$(repeat_seed "$WARMUP_SEED" "$rep")
-window_seed=$(repeat_seed "$WINDOW_SEED" "$rep")
 echo "$lru_gen" >/sys/kernel/mm/lru_gen/enabled
 echo "kernel $(uname -r) lru_gen $(cat /sys/kernel/mm/lru_gen/enabled)"
 [ "$ZIPF_FILE" = "$DATA_DIR/zipf.dat" ] || { echo "ZIPF_FILE is not on $DATA_DIR" >&2; exit 1; }
