@@ -16,13 +16,24 @@ make_scan_disk() {
 	mkfs.ext4 -q "/dev/$SWAP_DEV"
 	mkdir -p "$SCAN_DIR"
 	mount -t ext4 "/dev/$SWAP_DEV" "$SCAN_DIR"
+	# SCAN_READ_AHEAD_KB: the stream's readahead window, which bounds the
+	# order of its page cache folios (the kernel's default otherwise)
+	[ -z "${SCAN_READ_AHEAD_KB:-}" ] || echo "$SCAN_READ_AHEAD_KB" >"/sys/block/$SWAP_DEV/queue/read_ahead_kb"
 	dd if=/dev/zero of="$scan_file" bs=1M count="$SCAN_MB" status=none
 }
 
-# scan_loop MEMCG: read the cold file with dd, blocks of SCAN_BS, in a loop
-# in MEMCG until stop_scan; run it in the background.
+# scan_loop MEMCG: read the cold file, blocks of SCAN_BS, in a loop in
+# MEMCG until stop_scan; run it in the background.  With SCAN_RATE_MB set,
+# fio reads it at that many MiB/s (so that both arms' streams put the same
+# load on the rest of the machine), otherwise dd as fast as it goes.
 scan_loop() {
 	rm -f "$scan_stop"
+	if [ -n "${SCAN_RATE_MB:-}" ]; then
+		in_memcg "$1" fio --name=scan-stream --filename="$scan_file" --rw=read --bs="$SCAN_BS" \
+			--ioengine=psync --fadvise_hint=0 --invalidate=0 --rate="${SCAN_RATE_MB}m" \
+			--time_based --runtime=86400 >/dev/null
+		return
+	fi
 	in_memcg "$1" sh -c 'until [ -e "$2" ]; do dd if="$0" of=/dev/null bs="$1" status=none; done' \
 		"$scan_file" "$SCAN_BS" "$scan_stop" >/dev/null
 }
@@ -31,6 +42,6 @@ scan_loop() {
 stop_scan() {
 	touch "$scan_stop"
 	pkill -x dd || true
+	pkill -f -- --name=scan-stream || true
 	wait "$1" 2>/dev/null || true
 }
-
