@@ -88,7 +88,7 @@ trace_summary() {
 			printf "trace: kswapd runs %d, each \"order:reclaimed:lowest priority\":", run
 			for (i = 1; i <= run; i++) printf " %s:%d:%d", order[i], rec[i], prio[i]; print ""
 		}' "$TRACE/trace"
-	grep -c "LOST\|lost" "$TRACE/trace" || true
+	echo "trace: lines reporting lost events: $(grep -c 'LOST' "$TRACE/trace" || true)"
 }
 
 # Sample root_ctrl_sample every SAMPLE_S seconds into $samples until killed.
