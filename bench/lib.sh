@@ -72,7 +72,7 @@ run_arms() {
 			log "repeat $rep/$REPEATS: $arm"
 			# bench_rep= lets a guest script draw this repeat's streams
 			# (scripts/guest/lib.sh: bench_rep), the same for every arm.
-			HARNESS_CMDLINE="bench_rep=$rep ${HARNESS_CMDLINE:-}" \
+			HARNESS_CMDLINE="bench_rep=$rep ${HARNESS_CMDLINE:-}" ACCEL=${GUEST_ACCEL:-${ACCEL:-auto}} \
 				HARNESS_CONSOLE_LOG=$log MEM=$GUEST_MEM CPUS=$GUEST_CPUS HARNESS_QUIET=1 \
 				"$HARNESS_ROOT/scripts/boot/boot.sh" "${kernel[$series]}" \
 				"$guest" "$BENCH_CONF" "$lru_gen" "$@" ||

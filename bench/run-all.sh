@@ -12,7 +12,7 @@ case ${1:-} in
 --no-summary) write_summary=0; shift ;;
 --summary-only) run=0; shift ;;
 esac
-BENCH_SUITE="zipf sweep mmap mixed scan shift sqlite sqlite-aged pgbench"
+BENCH_SUITE="zipf sweep mmap mixed scan shift sqlite sqlite-aged pgbench hotpath"
 # shellcheck disable=SC2086 # BENCH_SUITE: a list
 [ $# -gt 0 ] || set -- $BENCH_SUITE
 out=$HARNESS_ROOT/bench/results

@@ -113,7 +113,7 @@ fetch_from_archives() {
 
 # The values ACCEL and KARCH take (validate.sh, boot.sh, build-kernel.sh);
 # each architecture is described by configs/arch/<name>.
-ACCEL_CHOICES="tcg kvm auto"
+ACCEL_CHOICES="tcg kvm auto icount"
 KARCH_CHOICES="x86_64 i386 arm64"
 
 # load_arch ARCH: set the ARCH_* variables of configs/arch/ARCH (the kernel's
@@ -149,12 +149,14 @@ KVM_PROBE=$BUILD_DIR/kvm-probe
 
 # qemu_accel: the accelerator for the loaded architecture from ACCEL: tcg,
 # kvm, or auto (KVM only for the host's own architecture and only if
-# boot.sh's probe found that it works; TCG until it has probed).
+# boot.sh's probe found that it works; TCG until it has probed); icount is
+# TCG on one thread with the guest's clock counting instructions, 1 ns
+# each (-icount shift=0): timings that do not depend on the host's load.
 qemu_accel() {
 	local accel=${ACCEL:-auto}
 
 	case $accel in
-	tcg) ;;
+	tcg | icount) ;;
 	kvm) [ "$ARCH_KVM" = 1 ] || die "ACCEL=kvm: no KVM for $LOADED_ARCH guests on this host" ;;
 	auto)
 		accel=tcg
@@ -177,8 +179,14 @@ qemu_cmd() {
 	command -v "$ARCH_QEMU" >/dev/null ||
 		die "$ARCH_QEMU not found: install Debian's $ARCH_QEMU_PACKAGE (make deps)"
 	[ "$accel" = kvm ] && cpu=host
+	local -a icount=()
 	[ "$accel" = tcg ] && accel="tcg,thread=multi"
-	QEMU_CMD=("$ARCH_QEMU" -accel "$accel" ${ARCH_MACHINE:+-machine "$ARCH_MACHINE"}
+	if [ "$accel" = icount ]; then
+		# one instruction, one ns of guest time; idle time is skipped
+		accel="tcg,thread=single"
+		icount=(-icount "shift=0,sleep=off")
+	fi
+	QEMU_CMD=("$ARCH_QEMU" -accel "$accel" "${icount[@]}" ${ARCH_MACHINE:+-machine "$ARCH_MACHINE"}
 		${cpu:+-cpu "$cpu"} -nodefaults -display none -no-reboot -monitor none
 		-m "$(setting MEM)" -smp "$(setting CPUS)" -kernel "$2"
 		-append "console=$ARCH_CONSOLE $3"

@@ -88,23 +88,6 @@ sample_file_gens() {
 	done
 }
 
-# Proactive aging (AGE_MS > 0): ask for a new generation every AGE_MS, as
-# a userspace working-set estimator does through the same file; the
-# kernel refuses (ERANGE) while the memcg already has MAX_NR_GENS.
-# Without MGLRU the same loop runs and writes nowhere, so that every arm
-# pays its CPU time.
-ager() {
-	local id pause to=/sys/kernel/debug/lru_gen
-
-	lru_gen_on || to=/dev/null
-	id=$(memcg_id bench)
-	pause=$(awk -v ms="$AGE_MS" 'BEGIN { print ms / 1000 }')
-	while [ ! -e "$stop" ]; do
-		echo "+ $id 0 $(memcg_max_seq bench)" >"$to" 2>/dev/null || true
-		sleep "$pause"
-	done
-}
-
 # The hot table's pages not in the page cache: a round reads them from disk.
 hot_missing() {
 	"$bin/resident" "$db" | tr -cd 0 | wc -c
@@ -117,7 +100,8 @@ rm -f "$stop" "$sample_stop"
 walker_pid=$!
 ager_pid=
 if [ "$AGE_MS" -gt 0 ]; then
-	ager &
+	# proactive aging, as a userspace working-set estimator does
+	age_memcg bench "$AGE_MS" "$stop" &
 	ager_pid=$!
 fi
 for _ in $(seq 1 "$WARMUP_ROUNDS"); do round; done

@@ -70,6 +70,23 @@ memcg_max_seq() {
 	memcg_gens "$1" | awk 'END { print $1 }'
 }
 
+# age_memcg MEMCG MS STOP-FILE: ask for a new generation of MEMCG every MS
+# milliseconds through /sys/kernel/debug/lru_gen, as a userspace working-set
+# estimator does, until STOP-FILE exists; the kernel refuses (ERANGE) while
+# the memcg has MAX_NR_GENS and its oldest one cannot go.  Without MGLRU
+# the same loop runs and writes nowhere, so that every arm pays its CPU time.
+age_memcg() {
+	local memcg=$1 stop=$3 id pause to=/sys/kernel/debug/lru_gen
+
+	lru_gen_on || to=/dev/null
+	id=$(memcg_id "$memcg")
+	pause=$(awk -v ms="$2" 'BEGIN { print ms / 1000 }')
+	while [ ! -e "$stop" ]; do
+		echo "+ $id 0 $(memcg_max_seq "$memcg")" >"$to" 2>/dev/null || true
+		sleep "$pause"
+	done
+}
+
 # Whether the multi-gen LRU is on (any of its capabilities).
 lru_gen_on() {
 	[ "$(cat /sys/kernel/mm/lru_gen/enabled)" != 0x0000 ]
