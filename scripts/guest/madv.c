@@ -23,8 +23,8 @@
  *	also report the anon pages in generations older than max_seq - 1
  *	right before and after MADV_COLD.
  *   madv pageout FILE MEMCG_DIR
- *	Read FILE four times, MADV_PAGEOUT it, read it again through the fd
- *	and report the workingset counters of memory.stat around the re-read.
+ *	Read FILE four times, MADV_PAGEOUT it, fault it back in through the
+ *	mapping and report the workingset counters of memory.stat around that.
  *   madv reread read|sendfile FILE OTHER MEMCG_DIR PASSES
  *	Read FILE PASSES times through one open fd, a page per read(2) or per
  *	sendfile(2) to /dev/null, with an lseek() back to the start between
