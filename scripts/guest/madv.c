@@ -38,6 +38,12 @@
  *	FILE is on a tmpfs mounted with huge=always: fill it, read it three
  *	times, map it, split its THPs with /sys/kernel/debug/split_huge_pages
  *	and report /proc/kpageflags and memory.stat before and after.
+ *   madv thp-split-young FILE MEMCG_DIR
+ *	FILE is on a tmpfs mounted with huge=always: fallocate two THPs
+ *	(not referenced, inactive), map them (young PMDs), read the first
+ *	page of each once through the fd (one access: PG_referenced with the
+ *	active/inactive LRU), split them with split_huge_pages and report
+ *	/proc/kpageflags and the memcg's pgactivate before and after.
  *   madv refs-user OP FILE [DATA_FILE]
  *	For accounting.sh: bring the folios of FILE to refs 2 or 3 and then
  *	change PG_referenced the way code outside the LRU does, which moves
@@ -72,6 +78,7 @@
 #endif
 
 #define KPF_REFERENCED	2
+#define KPF_ACTIVE	6
 #define KPF_THP		22
 #define PM_PFN_MASK	((1ULL << 55) - 1)
 #define PM_PRESENT	(1ULL << 63)
@@ -723,6 +730,52 @@ static int cmd_thp_split(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The young bit of a PMD that maps a file THP, on a folio accessed once:
+ * what __split_huge_pmd_locked() does with it (patch 14) is all that
+ * changes the folio's LRU state across the split.
+ */
+static int cmd_thp_split_young(int argc, char **argv)
+{
+	unsigned long thp, present, pgactivate;
+	size_t size = 2 * HPAGE_SIZE, off;
+	static char buf[1 << 16];
+	const char *cg;
+	char *p;
+	int fd;
+
+	if (argc != 2)
+		usage("thp-split-young FILE MEMCG_DIR");
+	cg = argv[1];
+	fd = open_file(argv[0], O_RDWR | O_CREAT | O_TRUNC, NULL);
+	if (fallocate(fd, 0, 0, size))
+		die("fallocate");
+	/* the faults make the fallocated THPs uptodate and map them */
+	p = map_file_aligned(fd, size);
+	touch(p, size, 1);
+	/* no PMD mapping after this, and khugepaged keeps away, see thp-split */
+	do_madvise(p, size, MADV_NOHUGEPAGE, "MADV_NOHUGEPAGE");
+	/* shmem marks a folio accessed when a read starts at one of its pages */
+	for (off = 0; off < size; off += HPAGE_SIZE)
+		if (pread(fd, buf, page_size, off) != (ssize_t)page_size)
+			die("read");
+
+	thp = count_kpageflag(p, size, KPF_THP, &present);
+	printf("pages %zu\n", size / page_size);
+	printf("thp_before %lu\n", thp);
+	printf("referenced_before %lu\n", count_kpageflag(p, size, KPF_REFERENCED, &present));
+	printf("active_before %lu\n", count_kpageflag(p, size, KPF_ACTIVE, &present));
+	pgactivate = memcg_stat(cg, "pgactivate");
+
+	split_huge_pages(p, size);
+	touch(p, size, 1);
+
+	printf("thp_after %lu\n", count_kpageflag(p, size, KPF_THP, &present));
+	printf("active_after %lu\n", count_kpageflag(p, size, KPF_ACTIVE, &present));
+	printf("pgactivate_delta %lu\n", memcg_stat(cg, "pgactivate") - pgactivate);
+	return 0;
+}
+
 static int cmd_refs_user(int argc, char **argv)
 {
 	const size_t shm_size = 4 * HPAGE_SIZE;
@@ -788,6 +841,7 @@ int main(int argc, char **argv)
 		{ "reread", cmd_reread },
 		{ "passes", cmd_passes },
 		{ "thp-split", cmd_thp_split },
+		{ "thp-split-young", cmd_thp_split_young },
 		{ "refs-user", cmd_refs_user },
 	};
 	size_t i;
@@ -795,7 +849,7 @@ int main(int argc, char **argv)
 	page_size = sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2)
-		usage("madv smaps|cold|cold-anon|pageout|reread|passes|thp-split|refs-user ARGS...");
+		usage("madv smaps|cold|cold-anon|pageout|reread|passes|thp-split|thp-split-young|refs-user ARGS...");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 2, argv + 2);

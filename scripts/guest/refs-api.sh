@@ -43,6 +43,13 @@
 #   thp-split         Splitting an accessed shmem THP keeps every page
 #                     referenced (/proc/kpageflags) and keeps the memcg's
 #                     active_anon, which counts refs with MGLRU-FG.
+#   thp-split-young   With the active/inactive LRU: splitting the young PMD
+#                     of a shmem THP read once (PG_referenced, inactive)
+#                     only sets PG_referenced, as the base does; it neither
+#                     activates the folio (memory.stat pgactivate) nor keeps
+#                     it from being split (review item 8 of issue 40: patch
+#                     14 is an MGLRU change).  The multi-gen LRU counts the
+#                     young bit as an access, which moves no LRU size here.
 #
 # With the multi-gen LRU on, the checks run once, then once more with
 # lru_gen switched off at run time, as "classic-NAME", where the kernel
@@ -302,6 +309,32 @@ check_thp_split() {
 	fi
 }
 
+check_thp_split_young() {
+	local name=thp-split-young pages
+
+	lru_gen_on && { ok $name "the multi-gen LRU counts the young bit"; return; }
+	[ -w /sys/kernel/debug/split_huge_pages ] ||
+		{ ok $name "no /sys/kernel/debug/split_huge_pages"; return; }
+	mkdir -p $THP_DIR
+	mountpoint -q $THP_DIR || mount -t tmpfs -o huge=always,size=16M tmpfs $THP_DIR ||
+		{ ok $name "no tmpfs with huge=always"; return; }
+	run_madv refs-thp thp-split-young $THP_DIR/thp.dat "$CGROOT/refs-thp" ||
+		{ not_ok $name "madv thp-split-young failed"; umount $THP_DIR; return; }
+	umount $THP_DIR
+	pages=$(get pages)
+	if [ "$(get thp_before)" -lt "$pages" ]; then
+		ok $name "only $(get thp_before) of $pages shmem pages in THPs"
+	elif [ "$(get referenced_before)" -lt "$pages" ] || [ "$(get active_before)" != 0 ]; then
+		not_ok $name "set-up: $(get referenced_before) of $pages pages referenced, $(get active_before) active, before the split"
+	elif [ "$(get thp_after)" != 0 ]; then
+		not_ok $name "$(get thp_after) of $pages pages still in THPs after split_huge_pages"
+	elif [ "$(get pgactivate_delta)" -gt "$TOLERANCE" ] || [ "$(get active_after)" != 0 ]; then
+		not_ok $name "the split activated $(get pgactivate_delta) pages (pgactivate; $(get active_after) active after)"
+	else
+		ok $name
+	fi
+}
+
 run_checks() {
 	check_smaps
 	check_cold_file
@@ -313,6 +346,7 @@ run_checks() {
 	check_stream_gens stream-refault 8192 read 1 reclaimed
 	check_stream_gens splice-small 16 sendfile 10 kept
 	check_thp_split
+	check_thp_split_young
 }
 
 remove_memcgs() {
