@@ -248,11 +248,12 @@ static void clear_refs(void)
 	}
 }
 
-/* "Referenced" of the mapping that starts at @p, in kB. */
-static unsigned long smaps_referenced(void *p)
+/* Field @key ("Referenced:", ...) of the mapping that starts at @p, in kB. */
+static unsigned long smaps_field(void *p, const char *key)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
 	unsigned long start, end, kb = 0;
+	size_t klen = strlen(key);
 	char line[512];
 	int inside = 0;
 
@@ -264,11 +265,17 @@ static unsigned long smaps_referenced(void *p)
 			inside = start == (unsigned long)p;
 			continue;
 		}
-		if (inside && sscanf(line, "Referenced: %lu kB", &kb) == 1)
+		if (inside && !strncmp(line, key, klen) &&
+		    sscanf(line + klen, "%lu kB", &kb) == 1)
 			break;
 	}
 	fclose(f);
 	return kb;
+}
+
+static unsigned long smaps_referenced(void *p)
+{
+	return smaps_field(p, "Referenced:");
 }
 
 /* Value of @key in @memcg/memory.stat. */
@@ -765,6 +772,8 @@ static int cmd_thp_split_young(int argc, char **argv)
 	printf("thp_before %lu\n", thp);
 	printf("referenced_before %lu\n", count_kpageflag(p, size, KPF_REFERENCED, &present));
 	printf("active_before %lu\n", count_kpageflag(p, size, KPF_ACTIVE, &present));
+	/* only a PMD mapping gives the split a young bit to carry over */
+	printf("pmd_mapped_before %lu\n", smaps_field(p, "ShmemPmdMapped:") * 1024 / page_size);
 	pgactivate = memcg_stat(cg, "pgactivate");
 
 	split_huge_pages(p, size);
