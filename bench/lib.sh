@@ -16,8 +16,9 @@ unset v
 # for a first try of a new workload on one arm.
 ARMS=${BENCH_ARMS:-$ARMS}
 REPEATS=${BENCH_REPEATS:-$REPEATS}
-# The config fragments of both kernels: smp gives the guest its CPUs.
-BENCH_CONFIGS=${BENCH_CONFIGS:-base smp}
+# The config fragments of every arm's kernel: the conf's KCONFIGS
+# (defaults.conf: "base smp", smp gives the guest its CPUs).
+BENCH_CONFIGS=${BENCH_CONFIGS:-${KCONFIGS:-base smp}}
 
 # An arm's kernel (series 0: base, 1: base + series, fixed: base + the
 # stable fix of patches/stable/) and lru_gen setting.

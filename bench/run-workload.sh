@@ -5,7 +5,7 @@
 # metric of the conf's METRICS, with each arm's median [min–max] and its
 # difference to ORIG.
 # usage: BENCH_CONF=bench/mixed.conf run-workload.sh [--report-only] [REPORT.md]
-# BENCH_CONFIGS ["base smp"]: the config fragments of both kernels.
+# BENCH_CONFIGS [the conf's KCONFIGS, "base smp"]: the config fragments of the kernels.
 # Guest programs (bench/guest/*.c) are built static into build/guest-bin.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
