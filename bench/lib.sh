@@ -18,7 +18,7 @@ ARMS=${BENCH_ARMS:-$ARMS}
 REPEATS=${BENCH_REPEATS:-$REPEATS}
 # The config fragments of every arm's kernel: the conf's KCONFIGS
 # (defaults.conf: "base smp", smp gives the guest its CPUs).
-BENCH_CONFIGS=${BENCH_CONFIGS:-${KCONFIGS:-base smp}}
+BENCH_CONFIGS=${BENCH_CONFIGS:-$KCONFIGS}
 
 # An arm's kernel (series 0: base, 1: base + series, fixed: base + the
 # stable fix of patches/stable/) and lru_gen setting.
