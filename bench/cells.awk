@@ -5,6 +5,8 @@
 
 # run_arms (bench/lib.sh) records the series commit first.
 $1 ~ /^series=/ { series = substr($1, 8); next }
+# ... and the EXP arm's tree (BENCH_EXP_TREE) when it ran.
+$1 ~ /^exp=/ { exptree = substr($1, 5); next }
 
 # The key=value fields of the current line into v.
 function kv(   i, p) {
@@ -74,5 +76,6 @@ function preamble(title, runner,   i, n, p) {
 	for (i = 1; i <= na; i++) printf " %s %s%s", a[i], rel[a[i]], i < na ? ";" : ""
 	printf " (config fragments: %s).\n", kconfigs
 	if (series != "") printf "Series: patches/ at commit %s of this repository, on the base of scripts/base.env.\n", series
+	if (exptree != "") printf "EXP: the kernel tree %s (BENCH_EXP_TREE).\n", exptree
 	printf "QEMU (TCG): `%s`\n\n", qemu
 }

@@ -8,7 +8,7 @@
 # The BENCH_* settings given to this run, as they are typed before the
 # command: the reports' "Command:" line shows them.
 BENCH_OVERRIDES=
-for v in BENCH_ARMS BENCH_REPEATS BENCH_CONFIGS; do
+for v in BENCH_ARMS BENCH_REPEATS BENCH_CONFIGS BENCH_EXP_TREE; do
 	[ -z "${!v:-}" ] || BENCH_OVERRIDES+="$v=\"${!v}\" "
 done
 unset v
@@ -21,13 +21,16 @@ REPEATS=${BENCH_REPEATS:-$REPEATS}
 BENCH_CONFIGS=${BENCH_CONFIGS:-$KCONFIGS}
 
 # An arm's kernel (series 0: base, 1: base + series, fixed: base + the
-# stable fix of patches/stable/) and lru_gen setting.
+# stable fix of patches/stable/, exp: the kernel tree BENCH_EXP_TREE, e.g.
+# a worktree with an experiment or an older series, so that a candidate
+# runs beside FG on the same streams) and lru_gen setting.
 # The arm list of a conf is data: a new arm is one more line here.
 arm_kernel() { # arm_kernel ARM: sets series and lru_gen
 	case $1 in
 	clru) series=0 lru_gen=0 ;;
 	orig) series=0 lru_gen=7 ;;
 	fixed) series=fixed lru_gen=7 ;;
+	exp) series=exp lru_gen=7 ;;
 	fg) series=1 lru_gen=7 ;;
 	*) die "unknown arm $1 ($BENCH_CONF)" ;;
 	esac
@@ -42,10 +45,35 @@ build_arm() {
 		tree=$(STABLE_BASE=7.3 "$HARNESS_ROOT/scripts/stable.sh" tree)
 		HARNESS_ARM=fixed HARNESS_KSRC=$tree HARNESS_KOBJ="$BUILD_DIR/obj/fixed-7.3-$(IFS=+; echo "$*")" \
 			"$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
+	elif [ "$series" = exp ]; then
+		tree=$(exp_tree)
+		HARNESS_ARM=exp HARNESS_KSRC=$tree HARNESS_KOBJ="$BUILD_DIR/obj/exp-$(IFS=+; echo "$*")" \
+			"$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
 	else
 		SERIES=$series need_tree
 		SERIES=$series "$HARNESS_ROOT/scripts/build-kernel.sh" "$@"
 	fi
+}
+
+# The EXP arm's kernel tree: BENCH_EXP_TREE, which must be a kernel tree
+exp_tree() {
+	local tree=${BENCH_EXP_TREE:-}
+
+	[ -n "$tree" ] || die "the exp arm needs BENCH_EXP_TREE (a kernel source tree)"
+	[ -e "$tree/Makefile" ] && [ -d "$tree/mm" ] ||
+		die "BENCH_EXP_TREE=$tree is not a kernel source tree"
+	realpath "$tree"
+}
+
+# The EXP arm's tree as the reports name it: its path and commit, with
+# "-modified" if its working copy differs from that commit
+exp_commit() {
+	local tree c
+
+	tree=$(exp_tree)
+	c=$(git -C "$tree" rev-parse --short HEAD 2>/dev/null) || c=unknown
+	git -C "$tree" diff --quiet HEAD 2>/dev/null || c+=-modified
+	echo "$tree@$c"
 }
 
 # run_arms NAME RESULTS KCONFIGS GUEST_SCRIPT [ARG...]: boot every arm of
@@ -59,6 +87,7 @@ run_arms() {
 	shift 4
 	read -ra arms <<<"$ARMS"
 	echo "series=$(series_commit)" >>"$results"
+	case " ${arms[*]} " in *" exp "*) echo "exp=$(exp_commit)" >>"$results" ;; esac
 	local -A kernel
 	for arm in "${arms[@]}"; do
 		arm_kernel "$arm"

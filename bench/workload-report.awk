@@ -30,6 +30,8 @@ END {
 	paired("fg", "clru", na, nm)
 	paired("fixed", "orig", na, nm)
 	paired("fg", "fixed", na, nm)
+	paired("exp", "orig", na, nm)
+	paired("exp", "fg", na, nm)
 }
 
 # The ratio X/Y of each metric per repeat (both arms ran the same streams in

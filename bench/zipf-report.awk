@@ -72,7 +72,7 @@ function paired_cell(x, y, p,   n) {
 }
 # The paired table, for the pairs whose arms both ran.
 function paired_table(   cand, nc, c, np2, pr, i, j, xy) {
-	nc = split("fg/orig fg/clru fixed/orig fg/fixed", cand, " ")
+	nc = split("fg/orig fg/clru fixed/orig fg/fixed exp/orig exp/fg", cand, " ")
 	np2 = 0
 	for (c = 1; c <= nc; c++) {
 		split(cand[c], xy, "/")
