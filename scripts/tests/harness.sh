@@ -219,6 +219,20 @@ expect_true "the workload report pairs FG with ORIG per repeat" \
 	grep -qF '| `x` | 0.625 [0.500–0.750] | 2 of 2 |' "$tmp/w.md"
 expect_true "the workload report names the series commit" grep -q 'commit abc1234 ' "$tmp/w.md"
 
+# With an EXP arm (BENCH_EXP_TREE), it pairs EXP with FG and names the tree.
+printf '%s\n' series=abc1234 exp=/t/linux-exp@def5678-modified \
+	'arm=fg rep=1 release=f x=2.0' 'arm=exp rep=1 release=e x=1.0' \
+	'arm=exp rep=2 release=e x=3.0' 'arm=fg rep=2 release=f x=4.0' >"$tmp/we.results"
+awk -v title=T -v conf=c -v kconfigs=k -v arms="fg exp" -v metrics='x|the x|%.2f' -v date=d \
+	-v params=p -v qemu=q -f "$HARNESS_ROOT/bench/cells.awk" \
+	-f "$HARNESS_ROOT/bench/workload-report.awk" "$tmp/we.results" >"$tmp/we.md"
+expect_true "the workload report pairs EXP with FG per repeat" \
+	eval 'grep -q "^EXP / FG per repeat" "$tmp/we.md" && grep -qF "| \`x\` | 0.625 [0.500–0.750] | 2 of 2 |" "$tmp/we.md"'
+expect_true "the workload report names the EXP arm's tree" \
+	grep -qF 'EXP: the kernel tree /t/linux-exp@def5678-modified' "$tmp/we.md"
+expect_true "the exp arm without BENCH_EXP_TREE is refused" \
+	eval '! (. "$HARNESS_ROOT/scripts/lib.sh"; BENCH_EXP_TREE=; . "$HARNESS_ROOT/bench/lib.sh"; exp_tree) 2>/dev/null'
+
 # The Zipf report: each repeat's streams have their own bounds, the table
 # gives their median, and a window checks against its own repeat's stream
 zr() { printf 'arm=%s rep=%s release=r theta=0.9 memcg=26 reads=%s disk_pages=40 refaults=1 iops=1 file=1\n' "$@"; }
