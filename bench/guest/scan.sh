@@ -50,7 +50,7 @@ run_point() {
 		echo "point $name: reads=$reads disk_pages=$pages refaults=$refaults"
 		grep -E '^workingset_(refault|activate|restore)_file ' "$CGROOT/bench/memory.stat" | tr '\n' ' '
 		echo
-		grep -E '^(pgrotated|pgscan_(kswapd|direct)|pgsteal_(kswapd|direct)|pgrefill|pgdeactivate) ' \
+		grep -E '^(pgrotated|pgscan_(kswapd|direct)|pgsteal_(kswapd|direct)|pgrefill|pgdeactivate|workingset_node(s|reclaim)) ' \
 			/proc/vmstat | tr '\n' ' '
 		echo
 		# the diagnostic counters and census of docs/diag/ (docs/scan.md), if built in
