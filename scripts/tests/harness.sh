@@ -208,24 +208,30 @@ EOF
 expect_true "memcg_file_gens counts the file generations of its memcg" \
 	eval '[ "$(. "$S/guest/lib.sh"; memcg_file_gens bench "$tmp/lru_gen_full")" = 3 ]'
 
+# workload_report ARMS NAME LINE...: the workload report of these results
+# lines (one metric, x) into $tmp/NAME.md
+workload_report() {
+	local arms=$1 name=$2
+
+	shift 2
+	printf '%s\n' "$@" >"$tmp/$name.results"
+	awk -v title=T -v conf=c -v kconfigs=k -v arms="$arms" -v metrics='x|the x|%.2f' -v date=d \
+		-v params=p -v qemu=q -f "$HARNESS_ROOT/bench/cells.awk" \
+		-f "$HARNESS_ROOT/bench/workload-report.awk" "$tmp/$name.results" >"$tmp/$name.md"
+}
+
 # The workload report pairs FG with ORIG per repeat and names the series.
-printf '%s\n' series=abc1234 \
+workload_report "orig fg" w series=abc1234 \
 	'arm=orig rep=1 release=o x=2.0' 'arm=fg rep=1 release=f x=1.0' \
-	'arm=fg rep=2 release=f x=3.0' 'arm=orig rep=2 release=o x=4.0' >"$tmp/w.results"
-awk -v title=T -v conf=c -v kconfigs=k -v arms="orig fg" -v metrics='x|the x|%.2f' -v date=d \
-	-v params=p -v qemu=q -f "$HARNESS_ROOT/bench/cells.awk" \
-	-f "$HARNESS_ROOT/bench/workload-report.awk" "$tmp/w.results" >"$tmp/w.md"
+	'arm=fg rep=2 release=f x=3.0' 'arm=orig rep=2 release=o x=4.0'
 expect_true "the workload report pairs FG with ORIG per repeat" \
 	grep -qF '| `x` | 0.625 [0.500–0.750] | 2 of 2 |' "$tmp/w.md"
 expect_true "the workload report names the series commit" grep -q 'commit abc1234 ' "$tmp/w.md"
 
 # With an EXP arm (BENCH_EXP_TREE), it pairs EXP with FG and names the tree.
-printf '%s\n' series=abc1234 exp=/t/linux-exp@def5678-modified \
+workload_report "fg exp" we series=abc1234 exp=/t/linux-exp@def5678-modified \
 	'arm=fg rep=1 release=f x=2.0' 'arm=exp rep=1 release=e x=1.0' \
-	'arm=exp rep=2 release=e x=3.0' 'arm=fg rep=2 release=f x=4.0' >"$tmp/we.results"
-awk -v title=T -v conf=c -v kconfigs=k -v arms="fg exp" -v metrics='x|the x|%.2f' -v date=d \
-	-v params=p -v qemu=q -f "$HARNESS_ROOT/bench/cells.awk" \
-	-f "$HARNESS_ROOT/bench/workload-report.awk" "$tmp/we.results" >"$tmp/we.md"
+	'arm=exp rep=2 release=e x=3.0' 'arm=fg rep=2 release=f x=4.0'
 expect_true "the workload report pairs EXP with FG per repeat" \
 	eval 'grep -q "^EXP / FG per repeat" "$tmp/we.md" && grep -qF "| \`x\` | 0.625 [0.500–0.750] | 2 of 2 |" "$tmp/we.md"'
 expect_true "the workload report names the EXP arm's tree" \
