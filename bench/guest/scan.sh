@@ -53,7 +53,7 @@ run_point() {
 		grep -E '^(pgrotated|pgscan_(kswapd|direct)|pgsteal_(kswapd|direct)|pgrefill|pgdeactivate|workingset_node(s|reclaim)) ' \
 			/proc/vmstat | tr '\n' ' '
 		echo
-		# the diagnostic counters and census of docs/diag/ (docs/scan.md), if built in
+		# the diagnostic counters and census of docs/log/diag/ (docs/log/scan.md), if built in
 		if [ -d /sys/kernel/debug/lru_gen_diag ]; then
 			grep -H . /sys/kernel/debug/lru_gen_diag/* | sed 's|.*/||' | tr '\n' ' '
 			echo

@@ -2,7 +2,7 @@
 # Guest side of the ksm_tests -N diagnosis (docs/selftests.md, "Flaky
 # tests"): run ksm_tests -N -m 1 K times with KSM's smart scan set to
 # SMART (0 or 1), and after each run print its status and the kernel's
-# "ksmdbg" lines (from docs/diag/ksm-scan-trace.patch, if the kernel has
+# "ksmdbg" lines (from docs/log/diag/ksm-scan-trace.patch, if the kernel has
 # it), then the number of failed runs.
 #
 # usage: ksm-loop.sh BIN_DIR K SMART   (BIN_DIR as for selftests.sh)
