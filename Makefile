@@ -10,7 +10,7 @@
 SHELL := /bin/bash
 CONFIGS ?= base
 
-.PHONY: all demo check check-full check-list test-harness validate deps tree trees export send build smoke kunit kunit-memcg stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak clean distclean help
+.PHONY: all demo check check-full check-list test-harness validate deps tree trees export send build smoke kunit kunit-memcg stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak kcsan clean distclean help
 
 # Same as make demo.
 all: demo
@@ -49,7 +49,7 @@ check-full: deps
 	@scripts/check.sh --full
 
 # One step of make check and the steps it needs first, e.g. make check-sparse
-# or make check-boot-smoke (which builds the debug kernel first).
+# or make check-smoke (which builds the debug kernel first).
 check-%: deps
 	@scripts/check.sh --only $*
 
@@ -57,9 +57,10 @@ check-%: deps
 check-list:
 	@scripts/check.sh --list
 
-# The harness's own tests, in seconds: tooling self-tests and shellcheck.
+# The harness's own tests, in seconds: tooling self-tests and shellcheck, and the selftests parity check on canned results.
 test-harness:
 	@scripts/tests/harness.sh
+	@scripts/tests/parity.sh
 
 # The kernel tree: base commit + one commit per patch (SERIES=0: base worktree too).
 # The targets below make it first; the scripts they run only check it.
@@ -164,6 +165,10 @@ selftests: trees
 # stress-ng soak of the debug kernel with lru_gen flips and memcg churn.
 soak: tree
 	@scripts/boot/soak.sh
+
+# KCSAN on ORIG and FG under the smoke, churn and soak loads; new reports (docs/kcsan.md).
+kcsan: trees
+	@scripts/boot/kcsan.sh
 
 # Remove build outputs, keep the kernel tree.
 clean:

@@ -67,8 +67,8 @@ step export-reproducible check series-applies "$S/check/export.sh"
 step send-dry-run check series-applies env SEND_NAME="Throwaway Tester" \
 	SEND_EMAIL=tester@example.net "$S/send.sh"
 step bisect-build full series-applies "$S/check/bisect.sh"
-step config-matrix full series-applies "$S/check/matrix.sh"
-step coccinelle check series-applies "$S/check/cocci.sh"
+step matrix full series-applies "$S/check/matrix.sh"
+step cocci check series-applies "$S/check/cocci.sh"
 step sparse check series-applies "$S/check/sparse.sh"
 # the standalone stable fix (patches/stable/): the series applies on top
 # of it, and its placement test passes on the series' base
@@ -77,14 +77,14 @@ step stable-kunit full series-applies "$S/stable.sh" kunit
 # shellcheck disable=SC2086 # a list of fragment names
 step build-debug check series-applies env KARCH=x86_64 "$S/build-kernel.sh" $DEBUG_CONFIGS
 step harness-guest-paths check build-debug "$S/tests/guest-paths.sh" "$DEBUG_KERNEL"
-step kunit-x86_64 check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit.sh" x86_64
+step kunit check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit.sh" x86_64
 # the same suites again after boot, from a cgroup of their own (private
 # counters), with the ones that need a non-root or a dying memcg
 step kunit-memcg check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/kunit-memcg.sh"
 # the same suites with no spare refs bit (32-bit, KASAN tags), on the
 # light KUnit kernel (configs/kunit-min.config)
 step kunit-width-0 full series-applies "$S/boot/kunit.sh" --light x86_64 refs-width-0
-step boot-smoke check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/smoke.sh" "$SMOKE_SECONDS"
+step smoke check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/smoke.sh" "$SMOKE_SECONDS"
 step boot-accounting check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/accounting.sh" --fg
 step boot-refs-api check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/refs-api.sh"
 step boot-memcg-churn check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/memcg-churn.sh" "$CHURN_SECONDS"
@@ -94,6 +94,9 @@ step boot-memcg-churn check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/b
 step build-orig-fg check series-applies "$S/boot/selftests.sh" --build-only
 # shellcheck disable=SC2086 # a list of labels
 step selftests-parity full build-orig-fg env HARNESS_SELFTESTS_BUILT=1 "$S/boot/selftests.sh" $SELFTESTS_CHECK
+# KCSAN on ORIG and FG under the smoke, churn and soak loads, 30 s each
+# (two kernels of their own, "base smp kcsan"; docs/kcsan.md)
+step kcsan full series-applies "$S/boot/kcsan.sh" 30
 step bench-quick check build-orig-fg env BENCH_CONFIGS="base selftests" "$HARNESS_ROOT/bench/check-quick.sh"
 
 # with_prerequisites STEP...: the steps and, before each, its chain of

@@ -113,10 +113,10 @@ expect_fail "check.sh: too little disk is one error up front" "but only" \
 list=$("$S/check.sh" --list)
 expect_true "check.sh --list: every step is of tier check or full" \
 	awk '$2 != "check" && $2 != "full" { exit 1 }' <<<"$list"
-for s in bisect-build config-matrix stable-kunit kunit-width-0 selftests-parity; do
+for s in bisect-build matrix stable-kunit kunit-width-0 selftests-parity; do
 	expect_true "check.sh: $s is of tier full" grep -qE "^$s +full " <<<"$list"
 done
-for s in checkpatch sparse coccinelle kunit-x86_64 kunit-memcg boot-refs-api bench-quick; do
+for s in checkpatch sparse cocci kunit kunit-memcg boot-refs-api bench-quick; do
 	expect_true "check.sh: $s is of tier check" grep -qE "^$s +check " <<<"$list"
 done
 expect_true "check.sh: no step of tier check needs one of tier full" \
@@ -170,6 +170,30 @@ printf '[    5.0] rcu: INFO: rcu_preempt self-detected stall on CPU\n' >"$tmp/st
 expect_ok "a clean console log passes" "$S/check/console.sh" "$tmp/clean.log"
 expect_fail "a WARNING in the console fails" "WARNING: CPU" "$S/check/console.sh" "$tmp/warn.log"
 expect_fail "an RCU stall in the console fails" "self-detected stall" "$S/check/console.sh" "$tmp/stall.log"
+
+# scripts/boot/kcsan.sh --compare: a pair of racing functions that FG
+# reports and ORIG does not fails if a top frame is the series' code
+kcsan_report() { # kcsan_report F1 F2: a console KCSAN report of a race between F1 and F2
+	printf '[    3.0] ==================================================================\n'
+	printf '[    3.0] BUG: KCSAN: data-race in %s / %s\n[    3.0] \n' "$1" "$2"
+	printf '[    3.0] write to 0xffff888003f0 of 8 bytes by task 7 on cpu 0:\n'
+	printf '[    3.0]  %s+0x1d/0x30\n[    3.0]  caller_a+0x9/0xd0\n[    3.0] \n' "$1"
+	printf '[    3.0] read to 0xffff888003f0 of 8 bytes by task 8 on cpu 1:\n'
+	printf '[    3.0]  %s+0x10/0x20\n[    3.0]  caller_b+0x9/0xd0\n[    3.0] \n' "$2"
+	printf '[    3.0] value changed: 0x01 -> 0x02\n[    3.0] \n'
+	printf '[    3.0] Reported by Kernel Concurrency Sanitizer on:\n'
+	printf '[    3.0] ==================================================================\n'
+}
+{ kcsan_report ext4_a ext4_b; } >"$tmp/kcsan-orig.log"
+{ kcsan_report ext4_b ext4_a; kcsan_report other_x other_y; } >"$tmp/kcsan-fg-other.log"
+{ kcsan_report ext4_a ext4_b; kcsan_report lru_gen_inc_refs other_y; } >"$tmp/kcsan-fg-series.log"
+printf 'lru_gen_inc_refs\nfolio_lruvec_live_get\n' >"$tmp/kcsan-funcs"
+expect_ok "kcsan: a new pair outside the series' functions passes" \
+	"$S/boot/kcsan.sh" --compare "$tmp/kcsan-orig.log" "$tmp/kcsan-fg-other.log" "$tmp/kcsan.md" "$tmp/kcsan-funcs"
+expect_true "kcsan: the report lists the new pair, not the one both arms have (in either order)" \
+	sh -c "grep -q '^| other_x / other_y | 1 | no |' '$tmp/kcsan.md' && ! grep -q 'ext4_a / ext4_b |' '$tmp/kcsan.md'"
+expect_fail "kcsan: a new pair in the series' functions fails" "new KCSAN report in the series' code: lru_gen_inc_refs / other_y" \
+	"$S/boot/kcsan.sh" --compare "$tmp/kcsan-orig.log" "$tmp/kcsan-fg-series.log" "$tmp/kcsan.md" "$tmp/kcsan-funcs"
 
 # bench/stale.sh: a report at HEAD is current, an experiment (C-modified)
 # is listed as one and does not fail, a report naming no commit fails
@@ -326,6 +350,26 @@ unlisted=$(comm -23 \
 		echo CCACHE_BASEDIR; echo LOADED_ARCH; } | sort -u) | grep -v '^HARNESS_' || true)
 expect_true "every variable read from the environment is a setting or a HARNESS_ hand-off (not: ${unlisted//$'\n'/ })" \
 	[ -z "$unlisted" ]
+
+# Every default the README and docs quote as "`NAME` (VALUE" is the one
+# scripts/settings.txt (or, for GATE_FG_ORIG, bench/quick.conf) defines.
+while IFS=: read -r file name value; do
+	case $name in
+	GATE_FG_ORIG) want=$(sed -n 's/^GATE_FG_ORIG=\([0-9.]*\).*/\1/p' "$HARNESS_ROOT/bench/quick.conf") ;;
+	*) want=$(awk -v n="$name" '$1 == n { print $2 }' "$HARNESS_ROOT/scripts/settings.txt") ;;
+	esac
+	expect_true "${file#"$HARNESS_ROOT"/} quotes $name as $value, its default ($want)" [ "$value" = "$want" ]
+done < <(grep -oE '`[A-Z][A-Z0-9_]+` \([0-9][0-9.]*' "$HARNESS_ROOT/README.md" "$HARNESS_ROOT"/docs/*.md \
+	"$HARNESS_ROOT/bench/README.md" | sed -E 's/`([A-Z0-9_]+)` \(([0-9.]*[0-9])/\1:\2/')
+
+# A job with its own default for a setting says so in scripts/settings.txt
+# ("make JOB: VALUE"), e.g. demo.sh's CPUS.
+for pair in demo:CPUS selftests:CPUS selftests:MEM; do
+	job=${pair%%:*} name=${pair#*:}
+	value=$(sed -n "s/^export .*\b$name=\\\${$name:-\([^}]*\)}.*/\1/p" "$HARNESS_ROOT/scripts/boot/$job.sh")
+	expect_true "settings.txt gives make $job's own $name default ($value)" \
+		grep -q "^$name .*make $job: $value" "$HARNESS_ROOT/scripts/settings.txt"
+done
 
 # The harness's shell passes shellcheck at warning level (sourced files
 # followed from each script's own directory).
