@@ -371,6 +371,15 @@ for pair in demo:CPUS selftests:CPUS selftests:MEM; do
 		grep -q "^$name .*make $job: $value" "$HARNESS_ROOT/scripts/settings.txt"
 done
 
+# The KUnit case count that docs/check.md and the cover letter quote is
+# patch 17's number of KUNIT_CASE()s.
+cases=$(grep -c '^+	KUNIT_CASE' "$HARNESS_ROOT"/patches/0017-*.patch)
+for quote in "docs/check.md:\`lru_gen_\*\`, $cases cases" "docs/check.md:of all $cases," \
+	"docs/cover-letter.txt:KUnit suites ($cases cases)" "docs/cover-letter.txt:Patch 17: $cases cases"; do
+	expect_true "${quote%%:*} says ${quote#*:} (patch 17's KUNIT_CASE()s)" \
+		grep -q -- "${quote#*:}" "$HARNESS_ROOT/${quote%%:*}"
+done
+
 # The harness's shell passes shellcheck at warning level (sourced files
 # followed from each script's own directory).
 mapfile -t shell_files < <(cd "$HARNESS_ROOT" && ls scripts/*.sh scripts/*/*.sh scripts/guest/init \
