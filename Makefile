@@ -146,9 +146,9 @@ bench: trees
 bench-all: trees
 	@bench/run-all.sh
 
-# Which reports of bench/results/ ran on the series at HEAD (fails if any is stale).
+# Which reports of bench/results/ ran on the series at HEAD (fails if any is stale); writes bench/results/INDEX.md.
 bench-stale:
-	@bench/stale.sh
+	@bench/stale.sh --index
 
 # Pipeline check of the Zipf benchmark: bound's unit tests + bench/quick.conf
 # on every arm (about 90 s once both kernels are built); make check runs it

@@ -18,6 +18,11 @@ BENCH_SUITE="zipf sweep mmap mixed scan shift sqlite sqlite-aged pgbench hotpath
 out=$HARNESS_ROOT/bench/results
 day=$(date -u +%F)
 summary=$out/$day-summary.md
+# A summary of the same day written by hand (not starting with this
+# script's title) is never overwritten: the generated one goes beside it.
+if [ -f "$summary" ] && ! head -n 1 "$summary" | grep -q '^# Benchmark summary, [0-9-]*$'; then
+	summary=$out/$day-summary-generated.md
+fi
 # The conf file of a CONF argument.
 conf_of() {
 	case $1 in

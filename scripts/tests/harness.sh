@@ -208,6 +208,15 @@ expect_true "bench/stale.sh lists an experiment as one, without failing" \
 	eval '"$HARNESS_ROOT/bench/stale.sh" "$tmp/experiment.md" | grep -q "^experiment .*at $head$"'
 expect_fail "bench/stale.sh fails on a report that names no commit" "names no series commit" \
 	"$HARNESS_ROOT/bench/stale.sh" "$tmp/nocommit.md"
+# --index: the newest current report per workload; an EXP arm is an experiment
+{ echo 'Command: `BENCH_CONF=bench/scan.conf bench/run-workload.sh`'; series_line "$head"; } >"$tmp/2026-01-01-a.md"
+{ echo 'Command: `BENCH_CONF=bench/scan.conf bench/run-workload.sh`'; series_line "$head"; } >"$tmp/2026-01-02-b.md"
+{ echo 'Command: `BENCH_CONF=bench/scan.conf bench/run-workload.sh`'; series_line "$head"
+	echo 'EXP: the kernel tree x@y (BENCH_EXP_TREE).'; } >"$tmp/2026-01-03-exp.md"
+expect_true "bench/stale.sh --index lists the newest current report of a workload and the EXP one as an experiment" \
+	eval 'HARNESS_BENCH_INDEX="$tmp/INDEX.md" "$HARNESS_ROOT/bench/stale.sh" --index "$tmp"/2026-01-0*.md >/dev/null &&
+		grep -q "^| \`scan.conf\` | \[2026-01-02-b.md\]" "$tmp/INDEX.md" &&
+		grep -q "^- \[2026-01-03-exp.md\]" "$tmp/INDEX.md" && ! grep -q "2026-01-01-a" "$tmp/INDEX.md"'
 
 # memcg_file_gens counts the generations that hold the memcg's file pages
 # (no "x" after the file size) in lru_gen_full, and only the memcg's own
