@@ -73,12 +73,10 @@ without_reports() {
 # (git's hunk context names the function around a change; a definition
 # the series adds starts a line of its own).
 series_functions() {
-	{
-		git -C "$TREE" diff -U0 "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' '*.h' |
-			sed -n 's/^@@ [^@]* @@ .*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p'
-		git -C "$TREE" diff -U0 "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' '*.h' |
-			sed -n 's/^+[A-Za-z].*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p'
-	} | grep -v -x -E 'if|for|while|switch|return|sizeof|defined' | sort -u
+	git -C "$TREE" diff -U0 "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' '*.h' |
+		sed -n -e 's/^@@ [^@]* @@ .*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' \
+			-e 's/^+[A-Za-z].*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' |
+		grep -v -x -E 'if|for|while|switch|return|sizeof|defined' | sort -u
 }
 
 # compare ORIG-LOG FG-LOG REPORT [FUNCTIONS]: write the report; fail on an
