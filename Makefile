@@ -10,7 +10,7 @@
 SHELL := /bin/bash
 CONFIGS ?= base
 
-.PHONY: all demo check check-full check-list test-harness validate deps tree trees export send build smoke kunit kunit-memcg stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak kcsan clean distclean help
+.PHONY: all demo check check-full check-list test-harness validate deps tree trees export send build smoke kunit kunit-memcg stable stable-series accounting-series kunit-mutations matrix cocci sparse bench bench-all bench-stale bench-quick selftests soak soak-mutations kcsan clean distclean help
 
 # Same as make demo.
 all: demo
@@ -162,9 +162,14 @@ bench-quick: trees
 selftests: trees
 	@scripts/boot/selftests.sh
 
-# stress-ng soak of the debug kernel with lru_gen flips and memcg churn.
+# stress-ng soak of the debug kernel with lru_gen flips and memcg churn;
+# SOAK_MODE=migrate adds NUMA migration and compaction, faults allocation failures.
 soak: tree
 	@scripts/boot/soak.sh
+
+# The migration soak against kernels broken on purpose (scripts/soak-mutations/).
+soak-mutations: tree
+	@scripts/check/soak-mutations.sh
 
 # KCSAN on ORIG and FG under the smoke, churn and soak loads; new reports (docs/kcsan.md).
 kcsan: trees

@@ -319,7 +319,7 @@ guest_output() {
 # The debug kernel of the boot tests and the KUnit run: mm sanity checks,
 # lockdep, KASAN, the series' KUnit suites, and ACPI (configs/smp.config),
 # without which an x86 guest gets one CPU whatever QEMU's -smp says.
-DEBUG_CONFIGS="base debug kunit smp"
+DEBUG_CONFIGS="base debug kunit smp numa faults"
 # The series' KUnit suites: mm/tests/*_kunit.h, one KUNIT_CASE() per test.
 # Those that need a non-root memcg skip at boot and run after boot from a
 # cgroup (scripts/boot/kunit-memcg.sh); their cases are lru_gen_test_memcg_*.

@@ -6,10 +6,21 @@
 # fails on any kernel problem in the console, such as a warning of
 # lru_gen_exit_memcg().  The readers (scripts/guest/churn-reader.c) are
 # built here, statically, and read by the guest over the 9p root.
-# usage: memcg-churn.sh [SECONDS]     (default 60)
+# --migrate: two NUMA nodes (numa=fake=2), and scripts/guest/migrator.c
+# moves the file's cached folios and the readers' pages between them
+# while vm.compact_memory is written every 2 s.
+# usage: memcg-churn.sh [--migrate] [SECONDS]     (default CHURN_SECONDS)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
+name=memcg-churn
+migrator=()
+if [ "${1:-}" = --migrate ]; then
+	shift
+	name=memcg-churn-migrate
+	migrator=("$(guest_bin migrator)")
+	export HARNESS_CMDLINE="${HARNESS_CMDLINE:-} numa=fake=2"
+fi
 reader=$(guest_bin churn-reader)
-exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" memcg-churn "$HARNESS_ROOT/scripts/guest/memcg-churn.sh" \
-	"$reader" "${1:-$(setting CHURN_SECONDS)}"
+exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" $name "$HARNESS_ROOT/scripts/guest/memcg-churn.sh" \
+	"$reader" "${1:-$(setting CHURN_SECONDS)}" "${migrator[@]}"

@@ -13,12 +13,19 @@
 # active + inactive of memory.stat, and the removed memcgs must be gone.
 # The host fails the test on any console splat: lru_gen_exit_memcg()'s
 # warnings, DEBUG_LIST or KASAN reports of a folio left on a freed list.
-# usage: memcg-churn.sh CHURN-READER SECONDS
+# With MIGRATOR (scripts/guest/migrator.c; two NUMA nodes), the cached
+# folios of the file and every page of the processes below churn/ also
+# move between the nodes every MIGRATE_PERIOD_MS, and vm.compact_memory is
+# written every COMPACT_PERIOD s.
+# usage: memcg-churn.sh CHURN-READER SECONDS [MIGRATOR]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 READER=${1:?usage: memcg-churn.sh CHURN-READER SECONDS}
-CHURN_SECONDS=${2:?usage: memcg-churn.sh CHURN-READER SECONDS}
+CHURN_SECONDS=${2:?usage: memcg-churn.sh CHURN-READER SECONDS [MIGRATOR]}
+MIGRATOR=${3:-}
+MIGRATE_PERIOD_MS=500
+COMPACT_PERIOD=2
 DATA_MB=128
 SLICE_MB=2
 SLICE_FILE=/tmp/churn-slice
@@ -81,10 +88,23 @@ reader() { # reader N MODE
 		$SLICE_MB "$CHURN_SECONDS" >"/tmp/reader-$1.out"
 }
 
+compactor() {
+	while :; do
+		sleep $COMPACT_PERIOD
+		echo 1 >/proc/sys/vm/compact_memory
+	done
+}
+
 reader 1 read & r1=$!
 reader 2 mmap & r2=$!
 ager & a=$!
 status=0
+if [ -n "$MIGRATOR" ]; then
+	migrated_before=$(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat)
+	"$MIGRATOR" "$CHURN_SECONDS" $MIGRATE_PERIOD_MS "$DATA_DIR/churn.dat" "$CGROOT/$CG" \
+		>/tmp/migrator.out 2>&1 & m=$!
+	compactor & c=$!
+fi
 churners=()
 for i in $(seq 0 $((CHURNERS - 1))); do
 	churner "$i" &
@@ -96,6 +116,12 @@ done
 wait $r1 || { echo "memcg-churn: reader-1 failed" >&2; status=1; }
 wait $r2 || { echo "memcg-churn: reader-2 failed" >&2; status=1; }
 kill $a
+if [ -n "$MIGRATOR" ]; then
+	kill $c
+	wait $m || { echo "memcg-churn: the migrator failed: $(cat /tmp/migrator.out)" >&2; status=1; }
+	echo "memcg-churn: migrator: $(cat /tmp/migrator.out); pgmigrate_success" \
+		"+$(($(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat) - migrated_before))"
+fi
 wait 2>/dev/null || true
 for i in 1 2; do
 	echo "memcg-churn: reader-$i: $(cat /tmp/reader-$i.out) passes over the slice"

@@ -23,11 +23,33 @@
 # list and may be file or anon, so they widen the lower bounds of 2 and 3.
 # Then, after a few seconds idle, 1 again without any tolerance.
 #
-# usage: soak.sh SECONDS
+# MODE migrate (the guest has two NUMA nodes, numa=fake=2): MIGRATOR
+# (scripts/guest/migrator.c) also moves, every MIGRATE_PERIOD_MS, the
+# cached folios of the children's file and every page of every process
+# below soak between the nodes, and vm.compact_memory is written every
+# COMPACT_PERIOD s; migrations must have happened (pgmigrate_success).
+# MODE faults: slab and page allocations of the workload's tasks (stress-ng,
+# the children's readers and holders, the creation of the children with
+# FAULT_MKDIR, scripts/guest/fault-mkdir.c) fail with FAULT_PERCENT %
+# probability (failslab and fail_page_alloc, with task-filter and
+# /proc/PID/make-it-fail); the workload may see errors, failures must have
+# been injected, and injection stops before the checks.
+#
+# usage: soak.sh SECONDS [MODE [HELPER]]
+#   MODE plain, migrate (HELPER: MIGRATOR) or faults (HELPER: FAULT_MKDIR)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-SOAK_SECONDS=${1:?usage: soak.sh SECONDS}
+SOAK_SECONDS=${1:?usage: soak.sh SECONDS [MODE [HELPER]]}
+MODE=${2:-plain}
+HELPER=${3:-}
+MIGRATE_PERIOD_MS=500
+FAULT_BIN=$DATA_DIR/fault-bin
+COMPACT_PERIOD=2
+FAULT_PERCENT=1
+# failures either kind may inject: fail_*'s "times" counts down from it
+FAULT_TIMES=100000000
+FAULT_DIRS="/sys/kernel/debug/fail_page_alloc /sys/kernel/debug/failslab"
 PARENT=soak
 CG=$PARENT/stress
 PARENT_MAX=192M
@@ -45,12 +67,47 @@ SETTLE_LOOKS=5
 SETTLE_PERIOD=3
 page_kb=$(($(getconf PAGESIZE) / 1024))
 
+case $MODE in
+plain) ;;
+migrate | faults)
+	[ -x "$HELPER" ] || { echo "soak: mode $MODE needs its helper binary" >&2; exit 1; } ;;
+*) echo "soak: unknown mode $MODE" >&2; exit 1 ;;
+esac
+
+# Copies of the workload's programs (stress-ng with its libraries and
+# loader, static busybox for the readers' shell and dd) on the data disk:
+# the tasks whose allocations fail must not use the 9p root.  When such
+# tasks exited with programs of the root mapped, later opens and execs
+# from the root failed with EINVAL for every task, intermittently, until
+# the end (two runs in session 36, with no kernel message): most likely
+# a 9p request that releases a file (a clunk) failed to allocate, the
+# server kept the file's fid and refused its reuse.  The 9p root is the
+# harness's, not what the series changes.
+stage_programs() {
+	local lib
+
+	mkdir -p "$FAULT_BIN"
+	cp /bin/busybox "$FAULT_BIN/" || return 1
+	cp "$(command -v stress-ng)" "$FAULT_BIN/" || return 1
+	for lib in $(ldd "$(command -v stress-ng)" | awk '$2 == "=>" { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }'); do
+		cp -L "$lib" "$FAULT_BIN/" || return 1
+	done
+}
+
 guest_setup
-echo "soak: kernel $(uname -r), $(nproc) CPUs, $SOAK_SECONDS s; $LRU_GEN: $(cat $LRU_GEN)"
+echo "soak: kernel $(uname -r), $(nproc) CPUs, $SOAK_SECONDS s, mode $MODE; $LRU_GEN: $(cat $LRU_GEN)"
+echo "soak: NUMA nodes $(cat /sys/devices/system/node/online)"
 stress-ng --version
 lru_gen_on=$(cat $LRU_GEN)
 mkdir -p "$TMP_DIR"
 lay_out_file "$TMP_DIR/churn.dat" $CHURN_MB
+# The workload's programs: in faults mode, copies on the data disk
+STRESS_NG=(stress-ng) SH=(sh) DD=dd
+if [ "$MODE" = faults ]; then
+	stage_programs || { echo "soak: cannot copy the workload's programs to $FAULT_BIN" >&2; exit 1; }
+	STRESS_NG=("$FAULT_BIN/ld-linux-x86-64.so.2" --library-path "$FAULT_BIN" "$FAULT_BIN/stress-ng")
+	SH=("$FAULT_BIN/busybox" sh) DD="$FAULT_BIN/busybox dd"
+fi
 make_memcg $PARENT $PARENT_MAX
 echo +memory >"$CGROOT/$PARENT/cgroup.subtree_control"
 make_memcg $CG $CG_MAX
@@ -74,11 +131,12 @@ populate() {
 	local cg=$1 skip=$2
 
 	# stderr to /dev/null: the shell running in_memcg in the background
-	# would report their SIGKILL ("Killed").
+	# would report their SIGKILL ("Killed"), and in faults mode dd its
+	# failed reads.
 	# shellcheck disable=SC2016 # expanded by the inner sh
-	in_memcg "$cg" sh -c 'while :; do dd if="$0" of=/dev/null bs=1M count=16 skip="$1" status=none; done' \
-		"$TMP_DIR/churn.dat" "$skip" 2>/dev/null &
-	in_memcg "$cg" stress-ng --vm 1 --vm-bytes 8M --vm-hang 0 --quiet 2>/dev/null &
+	in_memcg "$cg" "${SH[@]}" -c 'while :; do $2 if="$0" of=/dev/null bs=1M count=16 skip="$1" status=none; done' \
+		"$TMP_DIR/churn.dat" "$skip" "$DD" 2>/dev/null &
+	in_memcg "$cg" "${STRESS_NG[@]}" --vm 1 --vm-bytes 8M --vm-hang 0 --quiet 2>/dev/null &
 }
 
 # Stop every process in memcg $1 and remove it (its LRU folios are
@@ -103,46 +161,178 @@ churner() {
 
 	trap 'stop=1' TERM
 	stop=0
+	failed_mkdir=0
+	mkdir='mkdir'
+	[ "$MODE" != faults ] || mkdir=$HELPER
 	while [ $stop = 0 ]; do
 		n=$((n + 1))
-		mkdir "$CGROOT/$PARENT/churn-$n"
+		# in faults mode, the creation of the memcg can fail
+		if ! $mkdir "$CGROOT/$PARENT/churn-$n" 2>/dev/null; then
+			[ "$MODE" = faults ] || echo "soak: cannot create $PARENT/churn-$n" >&2
+			failed_mkdir=$((failed_mkdir + 1))
+			sleep $CHURN_PERIOD
+			continue
+		fi
 		populate "$PARENT/churn-$n" $(((n * 16) % CHURN_MB))
 		[ -z "$prev" ] || depopulate "$prev"
 		prev=$PARENT/churn-$n
 		sleep $CHURN_PERIOD
 	done
 	[ -z "$prev" ] || depopulate "$prev"
-	echo "soak: created and removed $n child memcgs"
-	exit 0
+	echo "soak: created and removed $((n - failed_mkdir)) child memcgs; $failed_mkdir creations failed"
+	[ "$MODE" = faults ] || [ $failed_mkdir = 0 ]
+}
+
+# Write vm.compact_memory every COMPACT_PERIOD s until told to stop.
+compactor() {
+	local n=0
+
+	trap 'echo "soak: compacted memory $n times"; exit 0' TERM
+	while :; do
+		sleep $COMPACT_PERIOD
+		echo 1 >/proc/sys/vm/compact_memory
+		n=$((n + 1))
+	done
+}
+
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+
+# Let allocations of tasks with make-it-fail fail with FAULT_PERCENT %
+# probability: sleeping ones and order 0 too, silently (the console must
+# stay clean of anything but real problems).
+faults_on() {
+	local d
+
+	for d in $FAULT_DIRS; do
+		echo Y >"$d/task-filter"
+		echo N >"$d/ignore-gfp-wait"
+		echo 0 >"$d/verbose"
+		echo 1 >"$d/interval"
+		echo $FAULT_TIMES >"$d/times"
+		echo $FAULT_PERCENT >"$d/probability"
+	done
+	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+}
+
+# Mark the threads below soak that run the copies of FAULT_BIN (stress-ng,
+# under its loader's name until it names its children, and busybox: the
+# children's readers and holders) as ones whose allocations may fail,
+# once they have been seen in two looks a second apart: after their exec,
+# so that their work rather than the loader meets the failures; what they
+# fork inherits the mark.  Never a task still running a program of the
+# 9p root (the sh of in_memcg before its exec): its exit or exec releases
+# a 9p file, and a release that failed left every later open and exec
+# from the root failing with EINVAL (see stage_programs()).
+marker() {
+	local f tid comm
+	local -A seen
+
+	trap 'exit 0' TERM
+	while :; do
+		for f in "$CGROOT/$PARENT"/*/cgroup.threads; do
+			while read -r tid; do
+				read -r comm <"/proc/$tid/comm" 2>/dev/null || continue
+				case $comm in stress-ng* | ld-linux* | busybox) ;; *) continue ;; esac
+				if [ -n "${seen[$tid]:-}" ]; then
+					echo 1 >"/proc/$tid/make-it-fail" 2>/dev/null
+				else
+					seen[$tid]=1
+				fi
+			done <"$f" 2>/dev/null
+		done
+		sleep 1
+	done
+}
+
+# Stop injecting; report and check how many failures each kind injected.
+faults_off() {
+	local d injected bad=0
+
+	for d in $FAULT_DIRS; do
+		echo 0 >"$d/probability"
+		injected=$((FAULT_TIMES - $(cat "$d/times")))
+		echo "soak: ${d##*/} injected $injected failures"
+		[ $injected -gt 0 ] || { echo "soak: ${d##*/} injected no failure" >&2; bad=1; }
+	done
+	return $bad
 }
 
 # An idle anon holder in soak/stress that stays for the accounting check.
-in_memcg $CG stress-ng --vm 1 --vm-bytes 16M --vm-hang 0 --quiet &
+in_memcg $CG "${STRESS_NG[@]}" --vm 1 --vm-bytes 16M --vm-hang 0 --quiet &
 holder=$!
+migrated_before=$(vmstat pgmigrate_success)
+if [ "$MODE" = faults ]; then
+	faults_on
+	marker &
+	marker_pid=$!
+fi
 flipper &
 flip_pid=$!
 churner &
 churn_pid=$!
+if [ "$MODE" = migrate ]; then
+	"$HELPER" "$SOAK_SECONDS" $MIGRATE_PERIOD_MS "$TMP_DIR/churn.dat" "$CGROOT/$PARENT" \
+		>/tmp/migrator.out 2>&1 &
+	migrator_pid=$!
+	compactor &
+	compact_pid=$!
+fi
 
 status=0
 echo "soak: stress-ng in $CG (memory.max $CG_MAX, $PARENT $PARENT_MAX) for $SOAK_SECONDS s"
 # --mmap-bytes 4M: under KASAN and TCG one op of the mmap stressor on a
 # 16 MiB file mapping (a syscall or two per page, msync included) took
 # longer than a 300 s run.
-in_memcg $CG stress-ng --temp-path "$TMP_DIR" --page-in --timeout "${SOAK_SECONDS}s" \
+in_memcg $CG "${STRESS_NG[@]}" --temp-path "$TMP_DIR" --page-in --timeout "${SOAK_SECONDS}s" \
 	--vm 1 --vm-bytes 48M --mmap 1 --mmap-bytes 4M --mmap-file \
 	--madvise 1 --memfd 1 --memfd-bytes 16M --fault 1 --metrics-brief 2>&1 |
 	tee /tmp/stress-ng.out
 rc=${PIPESTATUS[0]}
-[ "$rc" = 0 ] || { echo "soak: stress-ng failed (status $rc)" >&2; status=1; }
+if [ "$rc" != 0 ]; then
+	# its allocations failing, stress-ng may report failures
+	if [ "$MODE" = faults ]; then
+		echo "soak: stress-ng exited with status $rc under fault injection"
+	else
+		echo "soak: stress-ng failed (status $rc)" >&2
+		status=1
+	fi
+fi
 # A stressor that never finished an op exercised less than it claims.
+# Under fault injection one may fail early (its allocations failing in its
+# set-up), but not all of them.
+with_ops=0
 for s in vm mmap madvise memfd fault; do
 	ops=$(awk -v s=$s '$2 == "metrc:" && $4 == s { print $5; exit }' /tmp/stress-ng.out)
-	[ "${ops:-0}" -gt 0 ] || { echo "soak: stress-ng's $s stressor completed no op" >&2; status=1; }
+	if [ "${ops:-0}" -gt 0 ]; then
+		with_ops=$((with_ops + 1))
+	elif [ "$MODE" = faults ]; then
+		echo "soak: stress-ng's $s stressor completed no op under fault injection"
+	else
+		echo "soak: stress-ng's $s stressor completed no op" >&2
+		status=1
+	fi
 done
+[ $with_ops -gt 0 ] || { echo "soak: no stress-ng stressor completed an op" >&2; status=1; }
 
 kill -TERM $flip_pid $churn_pid
-wait $flip_pid $churn_pid
+wait $flip_pid || status=1
+wait $churn_pid || { echo "soak: the churner failed" >&2; status=1; }
+if [ "$MODE" = migrate ]; then
+	kill -TERM "$compact_pid"
+	wait "$compact_pid"
+	wait "$migrator_pid"
+	rc=$?
+	echo "soak: migrator: $(cat /tmp/migrator.out); pgmigrate_success +$(($(vmstat pgmigrate_success) - migrated_before))"
+	[ $rc = 0 ] || { echo "soak: the migrator failed (status $rc)" >&2; status=1; }
+	[ "$(vmstat pgmigrate_success)" -gt "$migrated_before" ] ||
+		{ echo "soak: no page was migrated" >&2; status=1; }
+fi
+if [ "$MODE" = faults ]; then
+	kill -TERM "$marker_pid"
+	wait "$marker_pid"
+	faults_off || status=1
+fi
 echo "$lru_gen_on" >$LRU_GEN
 sleep 2
 echo "soak: $LRU_GEN $(cat $LRU_GEN); memcgs: $(cd "$CGROOT" && find $PARENT -mindepth 1 -type d | tr '\n' ' ')"

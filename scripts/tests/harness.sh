@@ -170,6 +170,10 @@ printf '[    5.0] rcu: INFO: rcu_preempt self-detected stall on CPU\n' >"$tmp/st
 expect_ok "a clean console log passes" "$S/check/console.sh" "$tmp/clean.log"
 expect_fail "a WARNING in the console fails" "WARNING: CPU" "$S/check/console.sh" "$tmp/warn.log"
 expect_fail "an RCU stall in the console fails" "self-detected stall" "$S/check/console.sh" "$tmp/stall.log"
+printf 'stress-ng: warn:  [384] memfd: WARNING: finished prematurely after just 25.01s\n' >"$tmp/stress.log"
+expect_ok "stress-ng's own WARNING passes" "$S/check/console.sh" "$tmp/stress.log"
+cat "$tmp/warn.log" >>"$tmp/stress.log"
+expect_fail "a kernel WARNING after stress-ng's still fails" "WARNING: CPU" "$S/check/console.sh" "$tmp/stress.log"
 
 # scripts/boot/kcsan.sh --compare: a pair of racing functions that FG
 # reports and ORIG does not fails if a top frame is the series' code
