@@ -6,7 +6,8 @@
 # user): HARNESS_KERNEL, the image to boot, as built by the caller (make
 # check's build-debug); else HARNESS_CONFIGS [$DEBUG_CONFIGS], the config
 # fragments of the kernel to build first (with HARNESS_KSRC/HARNESS_KOBJ as for
-# build-kernel.sh).
+# build-kernel.sh); HARNESS_CONSOLE_OPTS, options of scripts/check/console.sh
+# (e.g. --ignore-kcsan).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -28,6 +29,7 @@ export HARNESS_CONSOLE_LOG
 status=0
 HARNESS_CMDLINE="$DEBUG_CMDLINE ${HARNESS_CMDLINE:-}" BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} \
 	"$HARNESS_ROOT/scripts/boot/boot.sh" "$kernel" "$@" || status=$?
-"$HARNESS_ROOT/scripts/check/console.sh" "$HARNESS_CONSOLE_LOG" || status=1
+# shellcheck disable=SC2086 # a list of options
+"$HARNESS_ROOT/scripts/check/console.sh" ${HARNESS_CONSOLE_OPTS:-} "$HARNESS_CONSOLE_LOG" || status=1
 [ $status = 0 ] || die "$name failed (status $status); console: $HARNESS_CONSOLE_LOG"
 log "$name passed; console: $HARNESS_CONSOLE_LOG"

@@ -2,11 +2,19 @@
 # Fail if a console log shows a kernel problem: WARN, BUG, Oops, panic,
 # KASAN/KFENCE/UBSAN reports, lockdep splats, RCU stalls, hung tasks,
 # soft lockups, list or page-state corruption.
-# usage: check-console.sh LOG
+# --ignore-kcsan: KCSAN's reports (each from its "BUG: KCSAN:" line to its
+# closing rule) are left out, for the KCSAN runs, which compare them
+# between the arms (scripts/boot/kcsan.sh); any other problem still fails.
+# usage: console.sh [--ignore-kcsan] LOG
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 1 ] && [ -f "$1" ] || die "usage: check-console.sh LOG"
+ignore_kcsan=0
+if [ "${1:-}" = --ignore-kcsan ]; then
+	ignore_kcsan=1
+	shift
+fi
+[ $# -eq 1 ] && [ -f "$1" ] || die "usage: console.sh [--ignore-kcsan] LOG"
 
 PATTERNS=(
 	'WARNING:' 'BUG:' 'Oops' 'Kernel panic' 'kernel BUG at'
@@ -21,9 +29,18 @@ PATTERNS=(
 )
 args=()
 for p in "${PATTERNS[@]}"; do args+=(-e "$p"); done
-# stress-ng's own messages ("stress-ng: warn: ... WARNING: finished
-# prematurely", under fault injection) are the guest's, not the kernel's.
-if hits=$(tr -d '\r' <"$1" | grep -n -F "${args[@]}" | grep -v '^[0-9]*:stress-ng: '); then
+# The console, less KCSAN's reports with --ignore-kcsan (line numbers kept).
+console() {
+	tr -d '\r' <"$1" | awk -v ignore=$ignore_kcsan '
+		ignore && /BUG: KCSAN: / { skip = 1 }
+		{ print (skip ? "" : $0) }
+		skip && /====================/ && !/BUG: KCSAN: / { skip = 0 }'
+}
+# stress-ng's own "WARNING: finished prematurely" (a stressor whose
+# allocations failed, under fault injection) is the guest's, not the
+# kernel's.
+if hits=$(console "$1" | grep -n -F "${args[@]}" |
+	grep -v -E '^[0-9]+:stress-ng: [a-z]+: +\[[0-9]+\] [a-z0-9-]+: WARNING: finished prematurely'); then
 	log "kernel problems in $1:"
 	printf '%s\n' "$hits" | sed -n 1,40p >&2
 	exit 1

@@ -30,7 +30,7 @@ rebuild() {
 	restore
 	# shellcheck disable=SC2086 # a list of fragment names
 	"$HARNESS_ROOT/scripts/build-kernel.sh" $DEBUG_CONFIGS >/dev/null ||
-		log "the debug kernel did not build again from the tree"
+		die "the debug kernel did not build again from the tree: its image is a mutant's"
 }
 trap rebuild EXIT
 

@@ -21,40 +21,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int set_make_it_fail(const char *value)
+/*
+ * Write @value to the make-it-fail file @fd: pwrite() on a file opened
+ * beforehand, as opening it again while marked allocates and may fail.
+ */
+static int set_make_it_fail(int fd, const char *value)
 {
-	int fd = open("/proc/self/make-it-fail", O_WRONLY);
-	int ok = fd >= 0 && write(fd, value, 1) == 1;
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
+	return pwrite(fd, value, 1, 0) == 1;
 }
 
 int main(int argc, char **argv)
 {
-	int err = 0;
+	int fd, err = 0;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: fault-mkdir DIR\n");
 		return 2;
 	}
-	if (!set_make_it_fail("1")) {
+	fd = open("/proc/self/make-it-fail", O_WRONLY);
+	if (fd < 0 || !set_make_it_fail(fd, "1")) {
 		fprintf(stderr, "fault-mkdir: make-it-fail: %s\n", strerror(errno));
 		return 2;
 	}
 	if (mkdir(argv[1], 0755))
 		err = errno;
 	/*
-	 * Not on the way out: this program's file is on the guest's 9p root,
-	 * and its release at exit is a 9p request (a clunk) that must not
-	 * fail.  Exits that failed it left the root's later opens and execs
-	 * failing with EINVAL, for every task.
+	 * Not on the way out: the release of this program's file at exit
+	 * must not fail (on the guest's 9p root, failed releases left the
+	 * root's later opens and execs failing with EINVAL, for every task).
 	 */
-	if (!set_make_it_fail("0")) {
+	if (!set_make_it_fail(fd, "0")) {
 		fprintf(stderr, "fault-mkdir: make-it-fail: %s\n", strerror(errno));
 		return 2;
 	}
+	close(fd);
 	if (err) {
 		fprintf(stderr, "fault-mkdir: %s: %s\n", argv[1], strerror(err));
 		return 1;

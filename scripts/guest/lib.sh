@@ -65,9 +65,17 @@ memcg_id() {
 	awk -v cg="/$1" '$1 == "memcg" && $3 == cg { print $2; exit }' /sys/kernel/debug/lru_gen
 }
 
+# memcg_node_max_seqs MEMCG: "NODE MAX_SEQ" for each node of MEMCG.
+memcg_node_max_seqs() {
+	memcg_section /sys/kernel/debug/lru_gen "$1" |
+		awk '$1 == "node" { node = $2; next }
+			NF == 4 && $1 ~ /^[0-9]+$/ { max[node] = $1 }
+			END { for (n in max) print n, max[n] }' | sort -n
+}
+
 # max_seq of memcg $1 (node 0).
 memcg_max_seq() {
-	memcg_gens "$1" | awk 'END { print $1 }'
+	memcg_node_max_seqs "$1" | awk '$1 == 0 { print $2 }'
 }
 
 # age_memcg MEMCG MS STOP-FILE: ask for a new generation of MEMCG every MS

@@ -73,12 +73,14 @@ churner() { # churner FIRST: memcgs FIRST, FIRST + CHURNERS, ...
 	echo "memcg-churn: churner $1: $(((n - $1) / CHURNERS)) short-lived memcgs created, filled and removed"
 }
 
-ager() { # age churn/'s generations, so that its window moves ahead of the children's
-	local id
+ager() { # age churn/'s generations on every node, so that its window moves ahead of the children's
+	local id node seq
 
 	id=$(memcg_id $CG)
 	while :; do
-		echo "+ $id 0 $(memcg_max_seq $CG)" >$LRU_GEN_DEBUG 2>/dev/null || true
+		while read -r node seq; do
+			echo "+ $id $node $seq" >$LRU_GEN_DEBUG 2>/dev/null || true
+		done < <(memcg_node_max_seqs $CG)
 		sleep 0.5
 	done
 }
@@ -117,7 +119,7 @@ wait $r1 || { echo "memcg-churn: reader-1 failed" >&2; status=1; }
 wait $r2 || { echo "memcg-churn: reader-2 failed" >&2; status=1; }
 kill $a
 if [ -n "$MIGRATOR" ]; then
-	kill $c
+	kill $c 2>/dev/null || true
 	wait $m || { echo "memcg-churn: the migrator failed: $(cat /tmp/migrator.out)" >&2; status=1; }
 	echo "memcg-churn: migrator: $(cat /tmp/migrator.out); pgmigrate_success" \
 		"+$(($(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat) - migrated_before))"

@@ -4,8 +4,9 @@
  *
  *   migrator SECONDS PERIOD_MS FILE CGROUP...
  *
- * For SECONDS, every PERIOD_MS, move folios to the other of NUMA nodes 0
- * and 1 (the guest boots with numa=fake=2), alternating the direction:
+ * For SECONDS, in passes PERIOD_MS apart (a pass itself takes seconds
+ * under KASAN and TCG), move folios to the other of NUMA nodes 0 and 1
+ * (the guest boots with numa=fake=2), alternating the direction:
  *   - the folios of FILE that are in the page cache (mincore()), through a
  *     fresh shared mapping of the file, with move_pages() and
  *     MPOL_MF_MOVE_ALL, so that page cache folios that other tasks read
@@ -13,10 +14,11 @@
  *     the other node's lruvec of the same memcg;
  *   - every page of every process in the cgroups named and their
  *     descendants (anon, and file pages they map), with migrate_pages().
- * Prints the passes, the folios of FILE that move_pages() moved to the
- * target node and the processes migrate_pages() was called for.  Exits
- * 1 if no folio of FILE ever moved to the target node (nothing was
- * tested), 2 on a setup error.  Errors of single pages (EBUSY, EFAULT,
+ * Prints the passes, the folios of FILE that moved to the target node
+ * (where move_pages() found them before and after) and the successful
+ * migrate_pages() calls.  Exits 1 if no folio of FILE ever moved or no
+ * migrate_pages() call succeeded (nothing was tested), 2 on a setup
+ * error.  Errors of single pages (EBUSY, EFAULT,
  * ENOENT for a folio evicted meanwhile) and of processes that exit
  * (ESRCH, or EINVAL once their mm is gone) are part of the load, not
  * failures.
@@ -59,7 +61,7 @@ static long move_file(int fd, int node)
 {
 	static unsigned char *vec;
 	static void **pages;
-	static int *nodes, *before, *status;
+	static int *nodes, *before, *status, *after;
 	static long cap;
 	struct stat st;
 	long nr, i, n = 0, moved = 0;
@@ -76,7 +78,8 @@ static long move_file(int fd, int node)
 		nodes = realloc(nodes, nr * sizeof(*nodes));
 		before = realloc(before, nr * sizeof(*before));
 		status = realloc(status, nr * sizeof(*status));
-		if (!vec || !pages || !nodes || !before || !status)
+		after = realloc(after, nr * sizeof(*after));
+		if (!vec || !pages || !nodes || !before || !status || !after)
 			die("realloc");
 		cap = nr;
 	}
@@ -94,14 +97,20 @@ static long move_file(int fd, int node)
 		nodes[n] = node;
 		n++;
 	}
-	/* where they are (nodes NULL), then move them */
+	/*
+	 * Where they are (nodes NULL), move them, and where they are then:
+	 * status[] of a batch whose migration failed is left unwritten, so
+	 * only the second query says what moved.
+	 */
 	if (n && syscall(SYS_move_pages, 0, n, pages, NULL, before, 0) < 0)
 		die("move_pages (query)");
 	if (n && syscall(SYS_move_pages, 0, n, pages, nodes, status, MPOL_MF_MOVE_ALL) < 0 &&
 	    errno != ENOENT && errno != ENOMEM)
 		die("move_pages");
+	if (n && syscall(SYS_move_pages, 0, n, pages, NULL, after, 0) < 0)
+		die("move_pages (query)");
 	for (i = 0; i < n; i++)
-		moved += before[i] >= 0 && before[i] != node && status[i] == node;
+		moved += before[i] >= 0 && before[i] != node && after[i] == node;
 	munmap((void *)map, nr * page_size);
 	return moved;
 }
@@ -177,5 +186,5 @@ int main(int argc, char **argv)
 	}
 	printf("%ld passes, %ld file folios moved, %ld process migrations\n",
 	       passes, file_moved, procs_moved);
-	return file_moved ? 0 : 1;
+	return file_moved && procs_moved ? 0 : 1;
 }

@@ -198,6 +198,14 @@ expect_true "kcsan: the report lists the new pair, not the one both arms have (i
 	sh -c "grep -q '^| other_x / other_y | 1 | no |' '$tmp/kcsan.md' && ! grep -q 'ext4_a / ext4_b |' '$tmp/kcsan.md'"
 expect_fail "kcsan: a new pair in the series' functions fails" "new KCSAN report in the series' code: lru_gen_inc_refs / other_y" \
 	"$S/boot/kcsan.sh" --compare "$tmp/kcsan-orig.log" "$tmp/kcsan-fg-series.log" "$tmp/kcsan.md" "$tmp/kcsan-funcs"
+# console.sh --ignore-kcsan: KCSAN's reports pass, anything else still fails
+expect_fail "a KCSAN report fails the console check by default" "BUG: KCSAN" \
+	"$S/check/console.sh" "$tmp/kcsan-fg-other.log"
+expect_ok "console.sh --ignore-kcsan passes KCSAN's reports" \
+	"$S/check/console.sh" --ignore-kcsan "$tmp/kcsan-fg-other.log"
+cat "$tmp/kcsan-fg-other.log" "$tmp/warn.log" >"$tmp/kcsan-warn.log"
+expect_fail "console.sh --ignore-kcsan still fails on a WARNING after them" "WARNING: CPU" \
+	"$S/check/console.sh" --ignore-kcsan "$tmp/kcsan-warn.log"
 
 # bench/stale.sh: a report at HEAD is current, an experiment (C-modified)
 # is listed as one and does not fail, a report naming no commit fails
