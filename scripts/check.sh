@@ -88,13 +88,14 @@ step smoke check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/smoke.s
 step boot-accounting check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/accounting.sh" --fg
 step boot-refs-api check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/refs-api.sh"
 step boot-memcg-churn check build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/memcg-churn.sh" "$CHURN_SECONDS"
-# the soak and the churn test with NUMA migration and compaction, and the
-# soak with allocation failures (docs/selftests.md); then a kernel broken
+# the soak and the churn test with NUMA migration and compaction, and
+# with allocation failures (docs/selftests.md); then a kernel broken
 # on a migration path, which the migration soak must catch (rebuilds the
 # debug kernel's mutated objects, and again after)
 step soak-migrate full build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" SOAK_MODE=migrate "$S/boot/soak.sh" 120
 step churn-migrate full build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/memcg-churn.sh" --migrate "$CHURN_SECONDS"
 step soak-faults full build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" SOAK_MODE=faults "$S/boot/soak.sh" 120
+step churn-faults full build-debug env HARNESS_KERNEL="$DEBUG_KERNEL" "$S/boot/memcg-churn.sh" --faults "$CHURN_SECONDS"
 step soak-mutations full build-debug "$S/check/soak-mutations.sh" 120
 # ORIG and FG built alike ("base selftests"), for the steps that compare
 # the two: the kernel's own selftests, a subset of make selftests (see

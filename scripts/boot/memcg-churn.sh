@@ -9,18 +9,28 @@
 # --migrate: two NUMA nodes (numa=fake=2), and scripts/guest/migrator.c
 # moves the file's cached folios and the readers' pages between them
 # while vm.compact_memory is written every 2 s.
-# usage: memcg-churn.sh [--migrate] [SECONDS]     (default CHURN_SECONDS)
+# --faults: the short-lived memcgs' creation and read and the readers
+# run with 1 % of their slab and page allocations failing
+# (configs/faults.config; scripts/guest/fault-mkdir.c).
+# usage: memcg-churn.sh [--migrate | --faults] [SECONDS]     (default CHURN_SECONDS)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 name=memcg-churn
-migrator=()
-if [ "${1:-}" = --migrate ]; then
+mode=()
+case ${1:-} in
+--migrate)
 	shift
 	name=memcg-churn-migrate
-	migrator=("$(guest_bin migrator)")
+	mode=(migrate "$(guest_bin migrator)")
 	export HARNESS_CMDLINE="${HARNESS_CMDLINE:-} numa=fake=2"
-fi
+	;;
+--faults)
+	shift
+	name=memcg-churn-faults
+	mode=(faults "$(guest_bin fault-mkdir)")
+	;;
+esac
 reader=$(guest_bin churn-reader)
 exec "$HARNESS_ROOT/scripts/boot/boot-test.sh" $name "$HARNESS_ROOT/scripts/guest/memcg-churn.sh" \
-	"$reader" "${1:-$(setting CHURN_SECONDS)}" "${migrator[@]}"
+	"$reader" "${1:-$(setting CHURN_SECONDS)}" "${mode[@]}"

@@ -141,3 +141,45 @@ bench_rep() {
 	rep=$(sed -n 's/.*[[:space:]]bench_rep=\([0-9]*\).*/\1/p' /proc/cmdline)
 	echo "${rep:-1}"
 }
+
+# Fault injection (configs/faults.config): copies of the workload's
+# programs go to FAULT_BIN on the data disk, as the tasks whose
+# allocations fail must not use the guest's 9p root (scripts/guest/soak.sh,
+# stage_programs()).
+FAULT_BIN=$DATA_DIR/fault-bin
+FAULT_PERCENT=1
+# failures either kind may inject: fail_*'s "times" counts down from it
+FAULT_TIMES=100000000
+FAULT_DIRS="/sys/kernel/debug/fail_page_alloc /sys/kernel/debug/failslab"
+
+# Let allocations of tasks with make-it-fail fail with FAULT_PERCENT %
+# probability: sleeping ones and order 0 too, silently (the console must
+# stay clean of anything but real problems).
+faults_on() {
+	local d
+
+	for d in $FAULT_DIRS; do
+		echo Y >"$d/task-filter"
+		echo N >"$d/ignore-gfp-wait"
+		echo 0 >"$d/verbose"
+		echo 1 >"$d/interval"
+		echo $FAULT_TIMES >"$d/times"
+		echo $FAULT_PERCENT >"$d/probability"
+	done
+	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+}
+
+# faults_off WHO: stop injecting; report and check how many failures each
+# kind injected (WHO prefixes the messages).
+faults_off() {
+	local d injected bad=0
+
+	for d in $FAULT_DIRS; do
+		echo 0 >"$d/probability"
+		injected=$((FAULT_TIMES - $(cat "$d/times")))
+		echo "$1: ${d##*/} injected $injected failures"
+		[ $injected -gt 0 ] || { echo "$1: ${d##*/} injected no failure" >&2; bad=1; }
+	done
+	return $bad
+}

@@ -13,17 +13,35 @@
 # active + inactive of memory.stat, and the removed memcgs must be gone.
 # The host fails the test on any console splat: lru_gen_exit_memcg()'s
 # warnings, DEBUG_LIST or KASAN reports of a folio left on a freed list.
-# With MIGRATOR (scripts/guest/migrator.c; two NUMA nodes), the cached
-# folios of the file and every page of the processes below churn/ also
-# move between the nodes every MIGRATE_PERIOD_MS, and vm.compact_memory is
-# written every COMPACT_PERIOD s.
-# usage: memcg-churn.sh CHURN-READER SECONDS [MIGRATOR]
+# MODE migrate (HELPER: scripts/guest/migrator.c; two NUMA nodes): the
+# cached folios of the file and every page of the processes below churn/
+# also move between the nodes in passes MIGRATE_PERIOD_MS apart, and
+# vm.compact_memory is written every COMPACT_PERIOD s.
+# MODE faults (HELPER: scripts/guest/fault-mkdir.c): the creation of the
+# short-lived memcgs, their read of the slice (readahead, folio
+# allocation) and the readers run as tasks whose slab and page
+# allocations fail at random (lib.sh's faults_on), from copies on the
+# data disk (static programs, marked before their exec, the readers once
+# they run); a memcg not
+# created, a failed read or a reader that gave up is the workload's
+# error, not the test's; failures must have been injected, and injection
+# stops before the checks.
+# usage: memcg-churn.sh CHURN-READER SECONDS [MODE HELPER]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-READER=${1:?usage: memcg-churn.sh CHURN-READER SECONDS}
-CHURN_SECONDS=${2:?usage: memcg-churn.sh CHURN-READER SECONDS [MIGRATOR]}
-MIGRATOR=${3:-}
+USAGE="usage: memcg-churn.sh CHURN-READER SECONDS [migrate MIGRATOR | faults FAULT-MKDIR]"
+READER=${1:?$USAGE}
+CHURN_SECONDS=${2:?$USAGE}
+MODE=${3:-plain}
+HELPER=${4:-}
+case $MODE in
+plain) ;;
+migrate | faults) [ -x "$HELPER" ] || { echo "$USAGE" >&2; exit 1; } ;;
+*) echo "$USAGE" >&2; exit 1 ;;
+esac
+MIGRATOR=
+[ "$MODE" != migrate ] || MIGRATOR=$HELPER
 MIGRATE_PERIOD_MS=500
 COMPACT_PERIOD=2
 DATA_MB=128
@@ -45,18 +63,39 @@ echo +memory >"$CGROOT/$CG/cgroup.subtree_control"
 make_memcg $CG/reader-1 max
 make_memcg $CG/reader-2 max
 
+# The commands of the workload: in faults mode, static programs copied to
+# the data disk, each run by a busybox sh that sets its make-it-fail first
+# (MARKED: the exec and what follows may fail, the 9p root is not used).
+MKDIR=(mkdir) DD=(dd) MARKED=()
+if [ "$MODE" = faults ]; then
+	mkdir -p "$FAULT_BIN"
+	cp /bin/busybox "$HELPER" "$READER" "$FAULT_BIN/"
+	MKDIR=("$FAULT_BIN/${HELPER##*/}")
+	DD=("$FAULT_BIN/busybox" dd)
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	MARKED=("$FAULT_BIN/busybox" sh -c 'echo 1 >/proc/self/make-it-fail && exec "$@"' marked)
+	READER=$FAULT_BIN/${READER##*/}
+fi
+
 # One short-lived memcg: drop a slice of the file from the page cache,
 # read it back (now charged to this memcg), point the readers at it and
 # remove the memcg while they read it.
 churn_one() { # churn_one N
-	local cg=$CG/tmp-$1 off=$(($1 * SLICE_MB % DATA_MB))
+	local cg=$CG/tmp-$1 off=$(($1 * SLICE_MB % DATA_MB)) rc=0
 
-	mkdir "$CGROOT/$cg"
+	# in faults mode, the creation can fail (status 1): skip this one
+	"${MKDIR[@]}" "$CGROOT/$cg" || rc=$?
+	if [ $rc != 0 ]; then
+		[ "$MODE" = faults ] && [ $rc = 1 ] && return 0
+		echo "memcg-churn: cannot create $cg (status $rc)" >&2
+		return 1
+	fi
 	# iflag=nocache drops what dd read from the page cache afterwards
 	in_memcg "$cg" dd if="$DATA_DIR/churn.dat" of=/dev/null bs=1M skip=$off \
 		count=$SLICE_MB iflag=nocache status=none
-	in_memcg "$cg" dd if="$DATA_DIR/churn.dat" of=/dev/null bs=1M skip=$off \
-		count=$SLICE_MB status=none
+	# in faults mode, this read's allocations can fail
+	in_memcg "$cg" "${MARKED[@]}" "${DD[@]}" if="$DATA_DIR/churn.dat" of=/dev/null bs=1M skip=$off \
+		count=$SLICE_MB status=none 2>/dev/null || [ "$MODE" = faults ]
 	echo $off >"$SLICE_FILE.$1"
 	mv "$SLICE_FILE.$1" $SLICE_FILE
 	sleep 0.1
@@ -90,6 +129,28 @@ reader() { # reader N MODE
 		$SLICE_MB "$CHURN_SECONDS" >"/tmp/reader-$1.out"
 }
 
+# In faults mode, mark the readers' threads once they run: marked before
+# their exec, they failed in it (ENOMEM) and never read.
+mark_readers() {
+	local tid
+
+	sleep 2
+	cat "$CGROOT/$CG"/reader-*/cgroup.threads | while read -r tid; do
+		echo 1 >"/proc/$tid/make-it-fail"
+	done
+}
+
+# reader_failed N: a reader failed: the test's failure, or in faults mode
+# the workload's (its allocations failed)
+reader_failed() {
+	if [ "$MODE" = faults ]; then
+		echo "memcg-churn: reader-$1 gave up under fault injection"
+	else
+		echo "memcg-churn: reader-$1 failed" >&2
+		status=1
+	fi
+}
+
 compactor() {
 	while :; do
 		sleep $COMPACT_PERIOD
@@ -97,8 +158,10 @@ compactor() {
 	done
 }
 
+[ "$MODE" != faults ] || faults_on
 reader 1 read & r1=$!
 reader 2 mmap & r2=$!
+[ "$MODE" != faults ] || mark_readers
 ager & a=$!
 status=0
 if [ -n "$MIGRATOR" ]; then
@@ -115,9 +178,12 @@ done
 for pid in "${churners[@]}"; do
 	wait "$pid" || { echo "memcg-churn: creating or removing a memcg failed" >&2; status=1; }
 done
-wait $r1 || { echo "memcg-churn: reader-1 failed" >&2; status=1; }
-wait $r2 || { echo "memcg-churn: reader-2 failed" >&2; status=1; }
+wait $r1 || reader_failed 1
+wait $r2 || reader_failed 2
 kill $a
+if [ "$MODE" = faults ]; then
+	faults_off memcg-churn || status=1
+fi
 if [ -n "$MIGRATOR" ]; then
 	kill $c 2>/dev/null || true
 	wait $m || { echo "memcg-churn: the migrator failed: $(cat /tmp/migrator.out)" >&2; status=1; }

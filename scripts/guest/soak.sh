@@ -45,12 +45,7 @@ SOAK_SECONDS=${1:?usage: soak.sh SECONDS [MODE [HELPER]]}
 MODE=${2:-plain}
 HELPER=${3:-}
 MIGRATE_PERIOD_MS=500
-FAULT_BIN=$DATA_DIR/fault-bin
 COMPACT_PERIOD=2
-FAULT_PERCENT=1
-# failures either kind may inject: fail_*'s "times" counts down from it
-FAULT_TIMES=100000000
-FAULT_DIRS="/sys/kernel/debug/fail_page_alloc /sys/kernel/debug/failslab"
 PARENT=soak
 CG=$PARENT/stress
 PARENT_MAX=192M
@@ -207,24 +202,6 @@ compactor() {
 
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
-# Let allocations of tasks with make-it-fail fail with FAULT_PERCENT %
-# probability: sleeping ones and order 0 too, silently (the console must
-# stay clean of anything but real problems).
-faults_on() {
-	local d
-
-	for d in $FAULT_DIRS; do
-		echo Y >"$d/task-filter"
-		echo N >"$d/ignore-gfp-wait"
-		echo 0 >"$d/verbose"
-		echo 1 >"$d/interval"
-		echo $FAULT_TIMES >"$d/times"
-		echo $FAULT_PERCENT >"$d/probability"
-	done
-	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
-	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
-}
-
 # Mark the threads below soak that run the copies of FAULT_BIN (stress-ng,
 # under its loader's name until it names its children, and busybox: the
 # children's readers and holders) as ones whose allocations may fail,
@@ -262,19 +239,6 @@ marker() {
 		done
 		sleep 1
 	done
-}
-
-# Stop injecting; report and check how many failures each kind injected.
-faults_off() {
-	local d injected bad=0
-
-	for d in $FAULT_DIRS; do
-		echo 0 >"$d/probability"
-		injected=$((FAULT_TIMES - $(cat "$d/times")))
-		echo "soak: ${d##*/} injected $injected failures"
-		[ $injected -gt 0 ] || { echo "soak: ${d##*/} injected no failure" >&2; bad=1; }
-	done
-	return $bad
 }
 
 # An idle anon holder in soak/stress that stays for the accounting check.
@@ -349,7 +313,7 @@ fi
 if [ "$MODE" = faults ]; then
 	kill -TERM "$marker_pid"
 	wait "$marker_pid"
-	faults_off || status=1
+	faults_off soak || status=1
 fi
 echo "$lru_gen_on" >$LRU_GEN
 sleep 2
