@@ -183,3 +183,46 @@ faults_off() {
 	done
 	return $bad
 }
+
+# Migration and compaction beside a workload (two NUMA nodes, numa=fake=2):
+# scripts/guest/migrator.c in passes MIGRATE_PERIOD_MS apart, and
+# vm.compact_memory every COMPACT_PERIOD s.
+MIGRATE_PERIOD_MS=500
+COMPACT_PERIOD=2
+
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+
+# Write vm.compact_memory every COMPACT_PERIOD s until told to stop.
+compactor() {
+	local n=0
+
+	trap 'echo "compacted memory $n times"; exit 0' TERM
+	while :; do
+		sleep $COMPACT_PERIOD
+		echo 1 >/proc/sys/vm/compact_memory
+		n=$((n + 1))
+	done
+}
+
+# migration_start MIGRATOR SECONDS FILE CGROUP: move FILE's cached folios
+# and CGROUP's processes' pages between the nodes for SECONDS, and compact.
+migration_start() {
+	MIGRATED_BEFORE=$(vmstat pgmigrate_success)
+	"$1" "$2" $MIGRATE_PERIOD_MS "$3" "$4" >/tmp/migrator.out 2>&1 &
+	MIGRATOR_PID=$!
+	compactor &
+	COMPACTOR_PID=$!
+}
+
+# migration_stop WHO: stop compacting, wait for the migrator and report
+# (WHO prefixes the messages); fails if the migrator failed.
+migration_stop() {
+	local rc=0
+
+	kill -TERM "$COMPACTOR_PID" 2>/dev/null
+	wait "$COMPACTOR_PID"
+	wait "$MIGRATOR_PID" || rc=$?
+	echo "$1: migrator: $(cat /tmp/migrator.out); pgmigrate_success" \
+		"+$(($(vmstat pgmigrate_success) - MIGRATED_BEFORE)) (compaction included)"
+	[ $rc = 0 ] || { echo "$1: the migrator failed (status $rc)" >&2; return 1; }
+}

@@ -40,10 +40,6 @@ plain) ;;
 migrate | faults) [ -x "$HELPER" ] || { echo "$USAGE" >&2; exit 1; } ;;
 *) echo "$USAGE" >&2; exit 1 ;;
 esac
-MIGRATOR=
-[ "$MODE" != migrate ] || MIGRATOR=$HELPER
-MIGRATE_PERIOD_MS=500
-COMPACT_PERIOD=2
 DATA_MB=128
 SLICE_MB=2
 SLICE_FILE=/tmp/churn-slice
@@ -66,8 +62,9 @@ make_memcg $CG/reader-2 max
 # The commands of the workload: in faults mode, static programs copied to
 # the data disk, each run by a busybox sh that sets its make-it-fail first
 # (MARKED: the exec and what follows may fail, the 9p root is not used).
-MKDIR=(mkdir) DD=(dd) MARKED=()
+MKDIR=(mkdir) DD=(dd) MARKED=() DD_ERRORS=/dev/stderr
 if [ "$MODE" = faults ]; then
+	DD_ERRORS=/dev/null
 	mkdir -p "$FAULT_BIN"
 	cp /bin/busybox "$HELPER" "$READER" "$FAULT_BIN/"
 	MKDIR=("$FAULT_BIN/${HELPER##*/}")
@@ -80,9 +77,10 @@ fi
 # One short-lived memcg: drop a slice of the file from the page cache,
 # read it back (now charged to this memcg), point the readers at it and
 # remove the memcg while they read it.
-churn_one() { # churn_one N
+churn_one() { # churn_one N: sets CREATED to 1 if the memcg was created
 	local cg=$CG/tmp-$1 off=$(($1 * SLICE_MB % DATA_MB)) rc=0
 
+	CREATED=0
 	# in faults mode, the creation can fail (status 1): skip this one
 	"${MKDIR[@]}" "$CGROOT/$cg" || rc=$?
 	if [ $rc != 0 ]; then
@@ -90,12 +88,13 @@ churn_one() { # churn_one N
 		echo "memcg-churn: cannot create $cg (status $rc)" >&2
 		return 1
 	fi
+	CREATED=1
 	# iflag=nocache drops what dd read from the page cache afterwards
 	in_memcg "$cg" dd if="$DATA_DIR/churn.dat" of=/dev/null bs=1M skip=$off \
 		count=$SLICE_MB iflag=nocache status=none
 	# in faults mode, this read's allocations can fail
 	in_memcg "$cg" "${MARKED[@]}" "${DD[@]}" if="$DATA_DIR/churn.dat" of=/dev/null bs=1M skip=$off \
-		count=$SLICE_MB status=none 2>/dev/null || [ "$MODE" = faults ]
+		count=$SLICE_MB status=none 2>"$DD_ERRORS" || [ "$MODE" = faults ]
 	echo $off >"$SLICE_FILE.$1"
 	mv "$SLICE_FILE.$1" $SLICE_FILE
 	sleep 0.1
@@ -103,13 +102,15 @@ churn_one() { # churn_one N
 }
 
 churner() { # churner FIRST: memcgs FIRST, FIRST + CHURNERS, ...
-	local n=$1 end=$((SECONDS + CHURN_SECONDS))
+	local n=$1 end=$((SECONDS + CHURN_SECONDS)) made=0 tried=0
 
 	while [ $SECONDS -lt $end ]; do
 		churn_one "$n"
+		made=$((made + CREATED)) tried=$((tried + 1))
 		n=$((n + CHURNERS))
 	done
-	echo "memcg-churn: churner $1: $(((n - $1) / CHURNERS)) short-lived memcgs created, filled and removed"
+	echo "memcg-churn: churner $1: $made short-lived memcgs created, filled and removed;" \
+		"$((tried - made)) not created"
 }
 
 ager() { # age churn/'s generations on every node, so that its window moves ahead of the children's
@@ -151,25 +152,13 @@ reader_failed() {
 	fi
 }
 
-compactor() {
-	while :; do
-		sleep $COMPACT_PERIOD
-		echo 1 >/proc/sys/vm/compact_memory
-	done
-}
-
 [ "$MODE" != faults ] || faults_on
 reader 1 read & r1=$!
 reader 2 mmap & r2=$!
 [ "$MODE" != faults ] || mark_readers
 ager & a=$!
 status=0
-if [ -n "$MIGRATOR" ]; then
-	migrated_before=$(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat)
-	"$MIGRATOR" "$CHURN_SECONDS" $MIGRATE_PERIOD_MS "$DATA_DIR/churn.dat" "$CGROOT/$CG" \
-		>/tmp/migrator.out 2>&1 & m=$!
-	compactor & c=$!
-fi
+[ "$MODE" != migrate ] || migration_start "$HELPER" "$CHURN_SECONDS" "$DATA_DIR/churn.dat" "$CGROOT/$CG"
 churners=()
 for i in $(seq 0 $((CHURNERS - 1))); do
 	churner "$i" &
@@ -184,11 +173,8 @@ kill $a
 if [ "$MODE" = faults ]; then
 	faults_off memcg-churn || status=1
 fi
-if [ -n "$MIGRATOR" ]; then
-	kill $c 2>/dev/null || true
-	wait $m || { echo "memcg-churn: the migrator failed: $(cat /tmp/migrator.out)" >&2; status=1; }
-	echo "memcg-churn: migrator: $(cat /tmp/migrator.out); pgmigrate_success" \
-		"+$(($(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat) - migrated_before))"
+if [ "$MODE" = migrate ]; then
+	migration_stop memcg-churn || status=1
 fi
 wait 2>/dev/null || true
 for i in 1 2; do

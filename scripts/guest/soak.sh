@@ -44,8 +44,6 @@ set -uo pipefail
 SOAK_SECONDS=${1:?usage: soak.sh SECONDS [MODE [HELPER]]}
 MODE=${2:-plain}
 HELPER=${3:-}
-MIGRATE_PERIOD_MS=500
-COMPACT_PERIOD=2
 PARENT=soak
 CG=$PARENT/stress
 PARENT_MAX=192M
@@ -188,20 +186,6 @@ churner() {
 	[ $((n - failed_mkdir)) -gt 0 ]
 }
 
-# Write vm.compact_memory every COMPACT_PERIOD s until told to stop.
-compactor() {
-	local n=0
-
-	trap 'echo "soak: compacted memory $n times"; exit 0' TERM
-	while :; do
-		sleep $COMPACT_PERIOD
-		echo 1 >/proc/sys/vm/compact_memory
-		n=$((n + 1))
-	done
-}
-
-vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
-
 # Mark the threads below soak that run the copies of FAULT_BIN (stress-ng,
 # under its loader's name until it names its children, and busybox: the
 # children's readers and holders) as ones whose allocations may fail,
@@ -244,7 +228,6 @@ marker() {
 # An idle anon holder in soak/stress that stays for the accounting check.
 in_memcg $CG "${STRESS_NG[@]}" --vm 1 --vm-bytes 16M --vm-hang 0 --quiet &
 holder=$!
-migrated_before=$(vmstat pgmigrate_success)
 if [ "$MODE" = faults ]; then
 	faults_on
 	marker &
@@ -254,13 +237,7 @@ flipper &
 flip_pid=$!
 churner &
 churn_pid=$!
-if [ "$MODE" = migrate ]; then
-	"$HELPER" "$SOAK_SECONDS" $MIGRATE_PERIOD_MS "$TMP_DIR/churn.dat" "$CGROOT/$PARENT" \
-		>/tmp/migrator.out 2>&1 &
-	migrator_pid=$!
-	compactor &
-	compact_pid=$!
-fi
+[ "$MODE" != migrate ] || migration_start "$HELPER" "$SOAK_SECONDS" "$TMP_DIR/churn.dat" "$CGROOT/$PARENT"
 
 status=0
 echo "soak: stress-ng in $CG (memory.max $CG_MAX, $PARENT $PARENT_MAX) for $SOAK_SECONDS s"
@@ -302,13 +279,7 @@ kill -TERM $flip_pid $churn_pid
 wait $flip_pid || { echo "soak: the lru_gen flipper failed" >&2; status=1; }
 wait $churn_pid || { echo "soak: the churner failed" >&2; status=1; }
 if [ "$MODE" = migrate ]; then
-	kill -TERM "$compact_pid"
-	wait "$compact_pid"
-	wait "$migrator_pid"
-	rc=$?
-	echo "soak: migrator: $(cat /tmp/migrator.out); pgmigrate_success +$(($(vmstat pgmigrate_success) - migrated_before))" \
-		"(compaction included)"
-	[ $rc = 0 ] || { echo "soak: the migrator failed (status $rc)" >&2; status=1; }
+	migration_stop soak || status=1
 fi
 if [ "$MODE" = faults ]; then
 	kill -TERM "$marker_pid"
