@@ -321,11 +321,13 @@ guest_output() {
 # without which an x86 guest gets one CPU whatever QEMU's -smp says.
 DEBUG_CONFIGS="base debug kunit smp numa faults"
 # The series' KUnit suites: mm/tests/*_kunit.h, one KUNIT_CASE() per test.
-# Those that need a non-root memcg skip at boot and run after boot from a
-# cgroup (scripts/boot/kunit-memcg.sh); their cases are lru_gen_test_memcg_*.
+# Those that need a non-root memcg, or the multi-gen LRU switched off
+# (lru_gen_classic: no test flips that switch at boot), skip at boot and
+# run after boot (scripts/boot/kunit-memcg.sh); their cases are
+# lru_gen_test_memcg_* and lru_gen_test_classic_* (a grep pattern).
 KUNIT_SUITE_DIR=mm/tests
-KUNIT_MEMCG_SUITES="lru_gen_memcg lru_gen_memcg_dying"
-KUNIT_MEMCG_CASES=lru_gen_test_memcg_
+KUNIT_LATE_SUITES="lru_gen_memcg lru_gen_memcg_dying lru_gen_classic"
+KUNIT_LATE_CASES='lru_gen_test_\(memcg\|classic\)_'
 
 # kunit_case_count TREE [PREFIX]: the KUNIT_CASE()s in TREE's suites (whose
 # function names start with PREFIX)

@@ -4,7 +4,8 @@
 # through debugfs from a cgroup of its own, then lru_gen_memcg_dying after
 # removing that cgroup (scripts/guest/kunit-memcg.sh).  There the suites
 # measure on the cgroup's private generation sizes and refault counters,
-# and the suites that need a non-root memcg, which skip at boot, run.
+# and the suites that skip at boot run: those that need a non-root memcg,
+# and lru_gen_classic, with the multi-gen LRU switched off while it runs.
 # Fails as scripts/check/kunit-results.sh does, on every case of the
 # suites: none may skip.
 # Internal: HARNESS_KERNEL, HARNESS_KSRC as for boot-test.sh.

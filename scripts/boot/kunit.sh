@@ -19,8 +19,9 @@
 # architecture (kunit.py config), or as scripts/check/kunit-results.sh
 # does: a test fails or is skipped, the number of tests that ran is not
 # the number of KUNIT_CASE()s in the suites (but those of the suites that
-# need a non-root memcg, which skip at boot: scripts/boot/kunit-memcg.sh
-# runs them), no KTAP output, or a kernel problem in the console.
+# need a non-root memcg or the multi-gen LRU off, which skip at boot:
+# scripts/boot/kunit-memcg.sh runs them), no KTAP output, or a kernel
+# problem in the console.
 # Environment: MEM [1G], CPUS [2], ACCEL, BOOT_TIMEOUT [600], KUNIT_GLOB
 # [lru_gen_*]; internal: HARNESS_KSRC/HARNESS_KOBJ as for build-kernel.sh, HARNESS_KERNEL
 # (the image, already built from the same fragments).
@@ -98,6 +99,7 @@ timeout --foreground -k 10 "$BOOT_TIMEOUT" "${QEMU_CMD[@]}" </dev/null >"$con" 2
 [ $status = 124 ] && die "the guest did not power off within $BOOT_TIMEOUT s, see $con"
 [ $status = 0 ] || die "QEMU failed (status $status), see $con"
 
-# The suites that need a non-root memcg skip at boot (kunit-memcg runs them).
-exec "$HARNESS_ROOT/scripts/check/kunit-results.sh" --skip-suites "$KUNIT_MEMCG_SUITES" \
-	"$variant" "$con" $((expected - $(kunit_case_count "$src" "$KUNIT_MEMCG_CASES")))
+# The suites that need a non-root memcg or the multi-gen LRU off skip at
+# boot (kunit-memcg runs them).
+exec "$HARNESS_ROOT/scripts/check/kunit-results.sh" --skip-suites "$KUNIT_LATE_SUITES" \
+	"$variant" "$con" $((expected - $(kunit_case_count "$src" "$KUNIT_LATE_CASES")))
