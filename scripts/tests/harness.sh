@@ -400,6 +400,11 @@ for quote in "docs/check.md:\`lru_gen_\*\`, $cases cases" "docs/check.md:of all 
 	expect_true "${quote%%:*} says ${quote#*:} (patch 17's KUNIT_CASE()s)" \
 		grep -q -- "${quote#*:}" "$HARNESS_ROOT/${quote%%:*}"
 done
+# ... and those of the suites that skip at boot (KUNIT_LATE_CASES), and
+# the rest, which run at boot
+late=$(grep -c "^+	KUNIT_CASE($KUNIT_LATE_CASES" "$HARNESS_ROOT"/patches/0017-*.patch)
+expect_true "docs/check.md says the suites that skip at boot have $late cases, $((cases - late)) run" \
+	grep -q -- "three suites' $late: $((cases - late)))" "$HARNESS_ROOT/docs/check.md"
 
 # The harness's shell passes shellcheck at warning level (sourced files
 # followed from each script's own directory).
