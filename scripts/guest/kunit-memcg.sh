@@ -7,8 +7,9 @@
 # through /sys/kernel/debug/kunit/SUITE/run from a cgroup C of its own,
 # where the suites measure on C's private generation sizes and refault
 # counters (lru_gen_classic with the multi-gen LRU off for as long as it
-# runs, as the administrator would switch it), then removes C (a 4 MiB tmpfs file keeps folios on its lists
-# until then, for the reparenting to move) and runs lru_gen_memcg_dying
+# runs, as the administrator would switch it), then removes C (a 4 MiB
+# tmpfs file keeps folios on its lists until then, for the reparenting to
+# move) and runs lru_gen_memcg_dying
 # (from the root: cgroup v2 keeps processes out of C's parent, which has
 # controllers for its children) while lru_gen_memcg's reference keeps C's
 # memcg dying.
@@ -41,11 +42,19 @@ mkdir "$CHILD"
 
 results=$(mktemp -d)
 n=0
-# run_suite SUITE: run it from this shell's cgroup, keep its results
+# run_suite SUITE [TRIES]: run it from this shell's cgroup, again every
+# 0.1 s while it skips as a whole, up to TRIES [1] runs; keep the results
+# of the last
 run_suite() {
+	local try
+
 	n=$((n + 1))
-	echo "kunit-memcg: running $1 from $(cat /proc/self/cgroup)"
-	echo run >"$KUNIT/$1/run"
+	for try in $(seq "${2:-1}"); do
+		echo "kunit-memcg: running $1 from $(cat /proc/self/cgroup), try $try"
+		echo run >"$KUNIT/$1/run"
+		grep -q "ok 1 $1 # SKIP" "$KUNIT/$1/results" || break
+		sleep 0.1
+	done
 	cp "$KUNIT/$1/results" "$results/$(printf %03d $n)"
 }
 
@@ -66,22 +75,6 @@ run_classic_suite() {
 	[ "$(cat "$LRU_GEN")" = "$caps" ] || { echo "lru_gen/enabled: $(cat "$LRU_GEN"), was $caps" >&2; exit 1; }
 }
 
-# run_dying_suite SUITE: the same once the removed cgroup's memcg is
-# offline, which happens after rmdir returns (an RCU grace period and a
-# work item later): until then the suite skips as a whole
-run_dying_suite() {
-	local try
-
-	n=$((n + 1))
-	for try in $(seq 50); do
-		echo "kunit-memcg: running $1 from $(cat /proc/self/cgroup), try $try"
-		echo run >"$KUNIT/$1/run"
-		grep -q "ok 1 $1 # SKIP" "$KUNIT/$1/results" || break
-		sleep 0.1
-	done
-	cp "$KUNIT/$1/results" "$results/$(printf %03d $n)"
-}
-
 echo $$ >"$CHILD/cgroup.procs"
 dd if=/dev/zero of="$SHM_FILE" bs=1M count=$SHM_MIB status=none
 shmem=$(awk '$1 == "shmem" { print $2 }' "$CHILD/memory.stat")
@@ -97,7 +90,9 @@ done
 
 echo $$ >"$CGROOT/cgroup.procs"
 rmdir "$CHILD"
-run_dying_suite $DYING_SUITE
+# the removed cgroup's memcg goes offline after rmdir returns (an RCU grace
+# period and a work item later); until then the suite skips as a whole
+run_suite $DYING_SUITE 50
 
 # One KTAP document: each results file is "KTAP version 1", "1..1", the
 # suite's subtest, and "ok 1 SUITE"; renumber the suites.
